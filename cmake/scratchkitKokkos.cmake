@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Finding Kokkos for scratchkit and for projects that use the installed
+# scratchkit (this file is installed beside scratchkitConfig.cmake).
+#
+#  scratchkit_find_kokkos()
+#    find_package(Kokkos) and repair what some installs get wrong; sets, in
+#    the caller's scope:
+#      scratchkit_KOKKOS_BACKENDS   e.g. "SERIAL;CUDA"
+#      scratchkit_KOKKOS_LANGUAGE   CXX, or CUDA/HIP when Kokkos was built with
+#                                   Kokkos_ENABLE_COMPILE_AS_CMAKE_LANGUAGE
+#      scratchkit_KOKKOS_INCLUDE_FIX  the include dir added, or "no"
+#
+#  scratchkit_kokkos_sources(<src>...)
+#    Marks sources that include Kokkos so that they compile with the language
+#    Kokkos needs (CUDA for a Kokkos compiled as CMake's CUDA language).
+
+include_guard(GLOBAL)
+
+macro(scratchkit_find_kokkos)
+  if(NOT TARGET Kokkos::kokkos)
+    find_package(Kokkos REQUIRED)
+  endif()
+  _scratchkit_fix_kokkos_includes()
+
+  if(DEFINED Kokkos_DEVICES)
+    set(scratchkit_KOKKOS_BACKENDS "${Kokkos_DEVICES}")
+  else()
+    set(scratchkit_KOKKOS_BACKENDS "unknown")
+  endif()
+  if(DEFINED Kokkos_COMPILE_LANGUAGE AND NOT Kokkos_COMPILE_LANGUAGE STREQUAL "")
+    set(scratchkit_KOKKOS_LANGUAGE "${Kokkos_COMPILE_LANGUAGE}")
+  else()
+    set(scratchkit_KOKKOS_LANGUAGE CXX)
+  endif()
+endmacro()
+
+# Debian's libtrilinos-kokkos-dev (Kokkos 3.4.01, a TriBITS export) gives
+# Kokkos::kokkos the include dir <prefix>/include, while the headers live in
+# <prefix>/include/trilinos (and, computed from the config's location, the
+# dir it names does not even exist). The TriBITS config does set
+# Kokkos_INCLUDE_DIRS correctly, so use that (or <prefix>/include/trilinos) to the target when the
+# target's own dirs do not hold Kokkos_Core.hpp. The system files are not touched.
+function(_scratchkit_fix_kokkos_includes)
+  set(scratchkit_KOKKOS_INCLUDE_FIX "no" PARENT_SCOPE)
+  get_target_property(_dirs Kokkos::kokkos INTERFACE_INCLUDE_DIRECTORIES)
+  if(NOT _dirs)
+    set(_dirs "")
+  endif()
+  foreach(_d IN LISTS _dirs)
+    if(EXISTS "${_d}/Kokkos_Core.hpp")
+      return()
+    endif()
+  endforeach()
+  # Targets that Kokkos::kokkos links may carry the right dirs (Kokkos 4 does).
+  get_target_property(_links Kokkos::kokkos INTERFACE_LINK_LIBRARIES)
+  foreach(_l IN LISTS _links)
+    if(TARGET ${_l})
+      get_target_property(_ldirs ${_l} INTERFACE_INCLUDE_DIRECTORIES)
+      foreach(_d IN LISTS _ldirs)
+        if(EXISTS "${_d}/Kokkos_Core.hpp")
+          return()
+        endif()
+      endforeach()
+    endif()
+  endforeach()
+  set(_candidates ${Kokkos_INCLUDE_DIRS})
+  foreach(_d IN LISTS _dirs)
+    list(APPEND _candidates "${_d}/trilinos")
+  endforeach()
+  if(DEFINED Kokkos_INSTALL_DIR)
+    list(APPEND _candidates "${Kokkos_INSTALL_DIR}/include/trilinos")
+  endif()
+  # Kokkos' own dirs that do not exist (Debian: <libdir>/../include) would make
+  # CMake reject every target that links Kokkos::kokkos: drop them.
+  set(_kept "")
+  foreach(_d IN LISTS _dirs)
+    if(EXISTS "${_d}" OR _d MATCHES "^\\$<")
+      list(APPEND _kept "${_d}")
+    endif()
+  endforeach()
+  foreach(_c IN LISTS _candidates)
+    get_filename_component(_c "${_c}" ABSOLUTE)
+    if(EXISTS "${_c}/Kokkos_Core.hpp")
+      set_property(TARGET Kokkos::kokkos PROPERTY INTERFACE_INCLUDE_DIRECTORIES ${_kept} "${_c}")
+      set(scratchkit_KOKKOS_INCLUDE_FIX "${_c}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "scratchkit: found Kokkos ${Kokkos_VERSION} at ${Kokkos_DIR}, but none of its "
+                      "include dirs (${_dirs}; ${Kokkos_INCLUDE_DIRS}) holds Kokkos_Core.hpp")
+endfunction()
+
+function(scratchkit_kokkos_sources)
+  if(scratchkit_KOKKOS_LANGUAGE STREQUAL "CXX" OR NOT scratchkit_KOKKOS_LANGUAGE)
+    return()
+  endif()
+  set_source_files_properties(${ARGN} PROPERTIES LANGUAGE ${scratchkit_KOKKOS_LANGUAGE})
+endfunction()

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// The block a kernel runs on: shape, index, logical threads, sync_threads.
+#pragma once
+
+#include <scratchkit/detail/backend.hpp>
+
+namespace scratchkit {
+
+/// A 1-, 2- or 3-D extent, as CUDA's dim3 (unused dimensions are 1).
+struct Dim3 {
+  int x = 1, y = 1, z = 1;
+  KOKKOS_INLINE_FUNCTION constexpr Dim3() = default;
+  KOKKOS_INLINE_FUNCTION constexpr Dim3(int x_, int y_ = 1, int z_ = 1) : x(x_), y(y_), z(z_) {}
+  KOKKOS_INLINE_FUNCTION constexpr long long count() const {
+    return static_cast<long long>(x) * y * z;
+  }
+};
+
+/// One logical thread of a block: its coordinates (threadIdx) and its linear
+/// rank x + bx*(y + by*z).
+struct Thread {
+  int x, y, z;
+  int rank;
+};
+
+namespace detail {
+/// What a block needs to know about its launch (copied into the kernel).
+struct BlockGeometry {
+  Dim3 grid;
+  Dim3 block;
+  std::size_t static_bytes;   ///< planned static region (SharedArray, PaddedTile)
+  std::size_t dynamic_bytes;  ///< the dynamic pool (DynamicSharedArray)
+  std::size_t dynamic_begin;  ///< offset of the pool from the 128-aligned base
+};
+}  // namespace detail
+
+/// The block a kernel body runs on; the counterpart of CUDA's implicit
+/// blockIdx/blockDim/threadIdx and of the block's shared memory.
+///
+/// Code in the kernel body runs once per block (per team member on host
+/// backends: keep it free of side effects other than declaring scratch);
+/// code in `threads(...)` runs once per logical thread. Phases are separated by
+/// `sync_threads(block)`, which every thread reaches, as in CUDA.
+///
+/// \code
+/// scratchkit::launch(exec, "my::kernel", params, KOKKOS_LAMBDA(const Block& b) {
+///   scratchkit::SharedArray<float, 256> s(b);
+///   b.threads([&](const scratchkit::Thread& t) { s[t.rank] = in(t.rank); });
+///   scratchkit::sync_threads(b);
+///   b.threads([&](const scratchkit::Thread& t) { out(t.rank) = s[255 - t.rank]; });
+/// });
+/// \endcode
+///
+/// On a GPU backend one logical thread is one hardware thread of the team
+/// (no loop: `threads(f)` calls f once). On host backends (Serial: team size
+/// 1; OpenMP: teams of a few threads) each team member runs the block's
+/// logical threads ranked team_rank, team_rank + team_size, ... in a loop,
+/// one phase at a time, so state that must live across a barrier goes in a
+/// `PerThread<T, Block>`.
+template <class ExecSpace>
+class Block {
+ public:
+  using execution_space = ExecSpace;
+  using member_type     = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  /// True when one logical thread is one hardware thread.
+  static constexpr bool is_gpu = detail::is_gpu_space<ExecSpace>::value;
+
+  KOKKOS_INLINE_FUNCTION Block(const member_type& team, const detail::BlockGeometry& geo, char* base)
+      : m_team(team), m_geo(geo), m_base(base), m_cursor(0), m_in_threads(false) {
+    const int nbx = geo.grid.x, nby = geo.grid.y;
+    const int league = team.league_rank();
+    m_idx = Dim3(league % nbx, (league / nbx) % nby, league / (nbx * nby));
+    m_nthreads = geo.block.x * geo.block.y * geo.block.z;
+    if (is_gpu) m_self = thread_of(team.team_rank());
+  }
+
+  /// blockDim
+  KOKKOS_INLINE_FUNCTION Dim3 block_dim() const { return m_geo.block; }
+  /// gridDim
+  KOKKOS_INLINE_FUNCTION Dim3 grid_dim() const { return m_geo.grid; }
+  /// blockIdx
+  KOKKOS_INLINE_FUNCTION Dim3 block_idx() const { return m_idx; }
+  /// blockDim.x * blockDim.y * blockDim.z
+  KOKKOS_INLINE_FUNCTION int num_threads() const { return m_nthreads; }
+  /// Bytes of the dynamic pool (LaunchParams::shared_mem_bytes).
+  KOKKOS_INLINE_FUNCTION std::size_t dynamic_shared_bytes() const { return m_geo.dynamic_bytes; }
+  /// The Kokkos team this block runs on.
+  KOKKOS_INLINE_FUNCTION const member_type& team() const { return m_team; }
+
+  /// Runs f(Thread) once for every logical thread of the block.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void threads(const F& f) const {
+    enter_threads();
+    if constexpr (is_gpu) {
+      if (m_self.rank < m_nthreads) f(m_self);
+    } else {
+      const int ts = m_team.team_size();
+      if (ts == 1) {
+        Thread t{0, 0, 0, 0};
+        for (t.z = 0; t.z < m_geo.block.z; ++t.z)
+          for (t.y = 0; t.y < m_geo.block.y; ++t.y)
+            for (t.x = 0; t.x < m_geo.block.x; ++t.x, ++t.rank) f(t);
+      } else {
+        for (int r = m_team.team_rank(); r < m_nthreads; r += ts) f(thread_of(r));
+      }
+    }
+    leave_threads();
+  }
+
+  /// Runs f() once per block, as logical thread 0 (CUDA's `if (threadIdx == 0)`).
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void once(const F& f) const {
+    threads([&](const Thread& t) {
+      if (t.rank == 0) f();
+    });
+  }
+
+  /// Block-wide barrier (__syncthreads). Every logical thread reaches it:
+  /// call it from the kernel body, never from inside threads(...).
+  KOKKOS_INLINE_FUNCTION void sync() const {
+#ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
+    if (m_in_threads)
+      SCRATCHKIT_ABORT("scratchkit: sync_threads() called inside Block::threads(...); "
+                       "a barrier must be reached by every thread, call it from the kernel body");
+#endif
+    m_team.team_barrier();
+  }
+
+  /// Linear rank -> (x, y, z).
+  KOKKOS_INLINE_FUNCTION Thread thread_of(int rank) const {
+    const int bx = m_geo.block.x, by = m_geo.block.y;
+    return Thread{rank % bx, (rank / bx) % by, rank / (bx * by), rank};
+  }
+
+  // -- implementation: used by SharedArray / DynamicSharedArray ----------
+  /// Takes the next `bytes` of the static region, aligned to `align`.
+  /// Aborts if the kernel declares more static scratch than the launch planned.
+  KOKKOS_INLINE_FUNCTION void* impl_take_static(std::size_t bytes, std::size_t align) const {
+    const std::size_t off = detail::round_up(m_cursor, align);
+    if (off + bytes > m_geo.static_bytes)
+      SCRATCHKIT_ABORT("scratchkit: the kernel declares more static scratch (SharedArray/PaddedTile) "
+                       "than its LaunchParams planned; list every array in LaunchParams::uses<...>()");
+    m_cursor = off + bytes;
+    return m_base + off;
+  }
+  KOKKOS_INLINE_FUNCTION char* impl_dynamic_base() const { return m_base + m_geo.dynamic_begin; }
+
+ private:
+  KOKKOS_INLINE_FUNCTION void enter_threads() const {
+#ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
+    m_in_threads = true;
+#endif
+  }
+  KOKKOS_INLINE_FUNCTION void leave_threads() const {
+#ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
+    m_in_threads = false;
+#endif
+  }
+
+  const member_type& m_team;
+  detail::BlockGeometry m_geo;
+  char* m_base;
+  Dim3 m_idx;
+  int m_nthreads;
+  Thread m_self{0, 0, 0, 0};
+  mutable std::size_t m_cursor;
+  mutable bool m_in_threads;
+};
+
+/// Block-wide barrier: CUDA's __syncthreads(), Kokkos' team_barrier().
+template <class ExecSpace>
+KOKKOS_INLINE_FUNCTION void sync_threads(const Block<ExecSpace>& block) {
+  block.sync();
+}
+
+/// Runs f(Thread) for every logical thread of the block (same as block.threads(f)).
+template <class ExecSpace, class F>
+KOKKOS_INLINE_FUNCTION void for_each_thread(const Block<ExecSpace>& block, const F& f) {
+  block.threads(f);
+}
+
+}  // namespace scratchkit

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// DynamicSharedArray: the block's launch-sized scratch pool (CUDA's `extern __shared__`).
+#pragma once
+
+#include <scratchkit/block.hpp>
+#include <scratchkit/errors.hpp>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace scratchkit {
+
+/// A view of `size()` elements of T in scratch; indexing is checked when
+/// SCRATCHKIT_ENABLE_BOUNDS_CHECK is defined.
+template <class T>
+class SharedSpan {
+ public:
+  using value_type = T;
+  KOKKOS_INLINE_FUNCTION SharedSpan(T* p, std::size_t n) : m_data(p), m_size(n) {}
+  KOKKOS_INLINE_FUNCTION T& operator[](std::size_t i) const {
+    SCRATCHKIT_BOUNDS_CHECK(i < m_size, "scratchkit: dynamic shared index out of bounds");
+    return m_data[i];
+  }
+  KOKKOS_INLINE_FUNCTION T* data() const { return m_data; }
+  KOKKOS_INLINE_FUNCTION std::size_t size() const { return m_size; }
+
+ private:
+  T* m_data;
+  std::size_t m_size;
+};
+
+/// The block's dynamic pool, `LaunchParams::shared_mem_bytes(n)` bytes, whose
+/// start is aligned to at least 128 bytes. `Align` is the alignment promised
+/// for every partition taken with `offset` (16 by default: float4/double2
+/// loads).
+///
+/// \code
+/// scratchkit::DynamicLayout layout;
+/// const auto tile_off = layout.add<float>(block_threads + 2 * R);
+/// const auto w_off    = layout.add<float>(2 * R + 1);
+/// auto params = scratchkit::LaunchParams(grid, block_threads).shared_mem_bytes(layout);
+/// ... KOKKOS_LAMBDA(const Block& b) {
+///   auto tile = scratchkit::DynamicSharedArray<float>::offset(b, tile_off, block_threads + 2 * R);
+///   auto w    = scratchkit::DynamicSharedArray<float>::offset(b, w_off, 2 * R + 1);
+/// }
+/// \endcode
+/// A partition that runs past the pool is rejected on the host before the
+/// launch (`LaunchParams::shared_mem_bytes(layout)` / `require`), and aborts
+/// in the kernel when it is only known there.
+template <class T, std::size_t Align = 16>
+struct DynamicSharedArray {
+  static_assert(detail::is_pow2(Align), "DynamicSharedArray: Align must be a power of two");
+  static_assert(Align >= alignof(T), "DynamicSharedArray: Align below the element's alignment");
+  static_assert(Align <= detail::base_alignment, "DynamicSharedArray: Align above 128 is not supported");
+
+  /// The whole pool as elements of T.
+  template <class BlockT>
+  KOKKOS_INLINE_FUNCTION static SharedSpan<T> get(const BlockT& block) {
+    return SharedSpan<T>(reinterpret_cast<T*>(block.impl_dynamic_base()),
+                         block.dynamic_shared_bytes() / sizeof(T));
+  }
+
+  /// `count` elements starting `byte_offset` bytes into the pool.
+  template <class BlockT>
+  KOKKOS_INLINE_FUNCTION static SharedSpan<T> offset(const BlockT& block, std::size_t byte_offset,
+                                                     std::size_t count) {
+    if (byte_offset % Align != 0)
+      SCRATCHKIT_ABORT("scratchkit: DynamicSharedArray::offset not a multiple of Align");
+    if (byte_offset + count * sizeof(T) > block.dynamic_shared_bytes())
+      SCRATCHKIT_ABORT("scratchkit: DynamicSharedArray::offset runs past the dynamic pool");
+    return SharedSpan<T>(reinterpret_cast<T*>(block.impl_dynamic_base() + byte_offset), count);
+  }
+
+  /// From `byte_offset` to the end of the pool.
+  template <class BlockT>
+  KOKKOS_INLINE_FUNCTION static SharedSpan<T> offset(const BlockT& block, std::size_t byte_offset) {
+    const std::size_t pool = block.dynamic_shared_bytes();
+    const std::size_t n    = byte_offset <= pool ? (pool - byte_offset) / sizeof(T) : 0;
+    return offset(block, byte_offset, n);
+  }
+};
+
+/// Host-side plan of the partitions of a dynamic pool: each `add` returns the
+/// partition's byte offset (aligned to `align`), `bytes()` the pool size.
+class DynamicLayout {
+ public:
+  /// Appends `count` elements of T aligned to `align` bytes; returns their byte offset.
+  template <class T>
+  std::size_t add(std::size_t count, std::size_t align = 16) {
+    if (!detail::is_pow2(align) || align < alignof(T) || align > detail::base_alignment) {
+      std::ostringstream os;
+      os << "scratchkit::DynamicLayout::add: alignment " << align << " must be a power of two in ["
+         << alignof(T) << ", " << detail::base_alignment << "]";
+      throw LaunchError(os.str());
+    }
+    const std::size_t off = detail::round_up(m_bytes, align);
+    m_parts.push_back({off, count * sizeof(T)});
+    m_bytes = off + count * sizeof(T);
+    return off;
+  }
+  /// Total bytes the partitions need.
+  std::size_t bytes() const { return m_bytes; }
+  /// Throws LaunchError naming the partition if any runs past `pool_bytes`.
+  void require_fits(std::size_t pool_bytes) const {
+    for (std::size_t i = 0; i < m_parts.size(); ++i) {
+      const auto& p = m_parts[i];
+      if (p.offset + p.bytes > pool_bytes) {
+        std::ostringstream os;
+        os << "scratchkit: dynamic shared partition " << i << " [" << p.offset << ", "
+           << p.offset + p.bytes << ") runs past the dynamic pool of " << pool_bytes << " bytes";
+        throw LaunchError(os.str());
+      }
+    }
+  }
+
+ private:
+  struct Part {
+    std::size_t offset, bytes;
+  };
+  std::vector<Part> m_parts;
+  std::size_t m_bytes = 0;
+};
+
+}  // namespace scratchkit

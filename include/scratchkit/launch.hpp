@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// Launch description (grid, block shape, scratch) and launch() onto a Kokkos TeamPolicy.
+#pragma once
+
+#include <scratchkit/block.hpp>
+#include <scratchkit/dynamic_shared_array.hpp>
+#include <scratchkit/errors.hpp>
+
+#include <climits>
+#include <sstream>
+#include <string>
+
+namespace scratchkit {
+
+/// Where a launch's scratch lives when it is over the level-0 limit.
+enum class ScratchFallback {
+  none,   ///< reject a request over the level-0 limit (default)
+  level1  ///< place the whole block scratch in Kokkos level-1 scratch (slower, large)
+};
+
+/// CUDA's limits on a block, applied on every backend so that a kernel that
+/// runs on the host also runs on a GPU.
+struct BlockLimits {
+  static constexpr int max_threads = 1024;
+  static constexpr int max_x       = 1024;
+  static constexpr int max_y       = 1024;
+  static constexpr int max_z       = 64;
+};
+
+/// A kernel launch: grid, block shape, the static scratch arrays the kernel
+/// declares (`uses<...>`), the dynamic pool (`shared_mem_bytes`).
+/// \code
+/// auto p = scratchkit::LaunchParams({ceil_div(n, 16), ceil_div(m, 16)}, {16, 16})
+///              .uses<Tile, Tile>()
+///              .shared_mem_bytes(0);
+/// \endcode
+class LaunchParams {
+ public:
+  LaunchParams(Dim3 grid, Dim3 block) : m_grid(grid), m_block(block) {}
+
+  /// Plans the static arrays, in the order the kernel constructs them.
+  template <class... Arrays>
+  LaunchParams& uses() {
+    (add_static(Arrays::shmem_size(), Arrays::shmem_align()), ...);
+    return *this;
+  }
+  /// Adds `bytes` of static scratch aligned to `align` (for arrays whose type is not at hand).
+  LaunchParams& add_static(std::size_t bytes, std::size_t align) {
+    if (!detail::is_pow2(align) || align > detail::base_alignment) {
+      std::ostringstream os;
+      os << "scratchkit::LaunchParams: static alignment " << align << " must be a power of two <= "
+         << detail::base_alignment;
+      throw LaunchError(os.str());
+    }
+    m_static = detail::round_up(m_static, align) + bytes;
+    return *this;
+  }
+  /// Size of the dynamic pool in bytes (CUDA's third <<<>>> argument).
+  LaunchParams& shared_mem_bytes(std::size_t bytes) {
+    m_dynamic = bytes;
+    return *this;
+  }
+  /// Sizes the dynamic pool from a layout of partitions.
+  LaunchParams& shared_mem_bytes(const DynamicLayout& layout) {
+    m_dynamic = layout.bytes();
+    return *this;
+  }
+  /// Checks (at launch, before it) that the layout's partitions fit in the pool.
+  LaunchParams& require(const DynamicLayout& layout) {
+    m_required = layout.bytes();
+    m_layout   = layout;
+    return *this;
+  }
+  /// What to do when the scratch request is over the level-0 limit.
+  LaunchParams& fallback(ScratchFallback f) {
+    m_fallback = f;
+    return *this;
+  }
+  /// Host backends: team size to use (default: as many as the backend allows,
+  /// at most the block's threads). Ignored on GPU backends, where the team is
+  /// always the whole block.
+  LaunchParams& host_team_size(int n) {
+    m_host_team = n;
+    return *this;
+  }
+
+  Dim3 grid() const { return m_grid; }
+  Dim3 block() const { return m_block; }
+  std::size_t static_bytes() const { return m_static; }
+  std::size_t dynamic_bytes() const { return m_dynamic; }
+  ScratchFallback scratch_fallback() const { return m_fallback; }
+  int requested_host_team_size() const { return m_host_team; }
+  const DynamicLayout& required_layout() const { return m_layout; }
+  bool has_required_layout() const { return m_required > 0; }
+
+ private:
+  Dim3 m_grid, m_block;
+  std::size_t m_static    = 0;
+  std::size_t m_dynamic   = 0;
+  std::size_t m_required  = 0;
+  DynamicLayout m_layout;
+  ScratchFallback m_fallback = ScratchFallback::none;
+  int m_host_team            = 0;
+};
+
+/// How a launch maps onto Kokkos; `plan_launch` computes it without launching.
+struct LaunchPlan {
+  int league_size       = 0;  ///< number of blocks (teams)
+  int team_size         = 0;  ///< hardware threads per team
+  int logical_threads   = 0;  ///< threads per block
+  int scratch_level     = 0;  ///< 0, or 1 under ScratchFallback::level1
+  std::size_t scratch_bytes   = 0;  ///< bytes requested per team
+  std::size_t level0_max      = 0;  ///< the backend's level-0 limit per team
+  std::size_t level1_max      = 0;  ///< the backend's level-1 limit per team
+  detail::BlockGeometry geometry{};
+};
+
+namespace detail {
+
+inline std::string dim_str(const Dim3& d) {
+  std::ostringstream os;
+  os << "(" << d.x << ", " << d.y << ", " << d.z << ")";
+  return os.str();
+}
+
+template <class ExecSpace>
+std::string space_name() {
+  return ExecSpace::name();
+}
+
+/// Kokkos functor: builds the Block from the team and calls the kernel body.
+template <class ExecSpace, class F>
+struct BlockFunctor {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  F m_f;
+  BlockGeometry m_geo;
+  std::size_t m_request;
+  int m_level;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    char* raw = static_cast<char*>(team.team_scratch(m_level).get_shmem(m_request));
+    const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(raw);
+    char* base = raw + (round_up(a, base_alignment) - a);
+    const Block<ExecSpace> block(team, m_geo, base);
+    m_f(block);
+  }
+};
+
+}  // namespace detail
+
+/// Validates a launch and computes its mapping onto a Kokkos TeamPolicy.
+/// Throws LaunchError (naming the requested and allowed values) for a block
+/// shape the backend cannot run, a grid too large, scratch over the limit, or
+/// dynamic partitions past the pool. Nothing is launched.
+template <class ExecSpace>
+LaunchPlan plan_launch(const LaunchParams& p) {
+  using policy_type = Kokkos::TeamPolicy<ExecSpace>;
+  LaunchPlan plan;
+  const Dim3 g = p.grid(), b = p.block();
+  std::ostringstream err;
+  err << "scratchkit: cannot launch on " << detail::space_name<ExecSpace>() << ": ";
+
+  if (b.x < 1 || b.y < 1 || b.z < 1 || b.x > BlockLimits::max_x || b.y > BlockLimits::max_y ||
+      b.z > BlockLimits::max_z || b.count() > BlockLimits::max_threads) {
+    err << "block shape " << detail::dim_str(b) << " (" << b.count()
+        << " threads) is outside the limits: each dimension >= 1, x,y <= " << BlockLimits::max_x
+        << ", z <= " << BlockLimits::max_z << ", at most " << BlockLimits::max_threads << " threads";
+    throw LaunchError(err.str());
+  }
+  if (g.x < 0 || g.y < 0 || g.z < 0 || g.count() > INT_MAX) {
+    err << "grid " << detail::dim_str(g) << " must be non-negative with at most " << INT_MAX << " blocks";
+    throw LaunchError(err.str());
+  }
+  if (p.has_required_layout()) p.required_layout().require_fits(p.dynamic_bytes());
+  constexpr std::size_t absurd = std::size_t(1) << 48;  // keeps the sums below from overflowing
+  if (p.static_bytes() > absurd || p.dynamic_bytes() > absurd) {
+    err << "block scratch request of static " << p.static_bytes() << " + dynamic " << p.dynamic_bytes()
+        << " bytes is beyond any device (level-0 scratch has "
+        << static_cast<std::size_t>(policy_type::scratch_size_max(0)) << " bytes available per team)";
+    throw LaunchError(err.str());
+  }
+
+  plan.league_size     = static_cast<int>(g.count());
+  plan.logical_threads = static_cast<int>(b.count());
+  const std::size_t dyn_begin = detail::round_up(p.static_bytes(), detail::base_alignment);
+  // The base is raised to 128 bytes inside the kernel: request the slack too.
+  plan.scratch_bytes = detail::round_up(dyn_begin + p.dynamic_bytes() + detail::base_alignment, 8);
+  plan.level0_max    = static_cast<std::size_t>(policy_type::scratch_size_max(0));
+  plan.level1_max    = static_cast<std::size_t>(policy_type::scratch_size_max(1));
+  plan.geometry      = detail::BlockGeometry{g, b, p.static_bytes(), p.dynamic_bytes(), dyn_begin};
+
+  if (plan.scratch_bytes <= plan.level0_max) {
+    plan.scratch_level = 0;
+  } else if (p.scratch_fallback() == ScratchFallback::level1 && plan.scratch_bytes <= plan.level1_max) {
+    plan.scratch_level = 1;
+  } else {
+    err << "block scratch of " << plan.scratch_bytes << " bytes requested (static " << p.static_bytes()
+        << " + dynamic " << p.dynamic_bytes() << " + " << (plan.scratch_bytes - p.static_bytes() - p.dynamic_bytes())
+        << " alignment), but level-0 scratch has " << plan.level0_max << " bytes available per team";
+    if (p.scratch_fallback() == ScratchFallback::level1)
+      err << " and level-1 scratch " << plan.level1_max << " bytes";
+    else
+      err << " (LaunchParams::fallback(ScratchFallback::level1) allows level-1 scratch, up to "
+          << plan.level1_max << " bytes)";
+    throw LaunchError(err.str());
+  }
+  return plan;
+}
+
+/// Launches `body(const Block<ExecSpace>&)` once per block of the grid on
+/// `exec`, as a Kokkos::parallel_for over a TeamPolicy named `label`.
+/// Asynchronous like any Kokkos kernel: fence `exec` before reading results.
+template <class ExecSpace, class F>
+void launch(const ExecSpace& exec, const std::string& label, const LaunchParams& p, const F& body) {
+  using policy_type = Kokkos::TeamPolicy<ExecSpace>;
+  LaunchPlan plan = plan_launch<ExecSpace>(p);
+  if (plan.league_size == 0) return;  // an empty grid is a valid no-op, as in CUDA
+
+  detail::BlockFunctor<ExecSpace, F> functor{body, plan.geometry, plan.scratch_bytes, plan.scratch_level};
+  auto with_scratch = [&](policy_type pol) {
+    return pol.set_scratch_size(plan.scratch_level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)));
+  };
+  // Probe the backend's team limit for this functor and scratch size.
+  const int team_max = with_scratch(policy_type(exec, plan.league_size, 1, 1))
+                           .team_size_max(functor, Kokkos::ParallelForTag());
+  if (detail::is_gpu_space<ExecSpace>::value) {
+    if (plan.logical_threads > team_max) {
+      std::ostringstream err;
+      err << "scratchkit: cannot launch '" << label << "' on " << detail::space_name<ExecSpace>() << ": block of "
+          << plan.logical_threads << " threads " << detail::dim_str(p.block())
+          << " is over this kernel's team size limit of " << team_max
+          << " (registers and scratch of this kernel on this device)";
+      throw LaunchError(err.str());
+    }
+    plan.team_size = plan.logical_threads;
+  } else {
+    int t = p.requested_host_team_size() > 0 ? p.requested_host_team_size() : team_max;
+    if (t > team_max) t = team_max;
+    if (t > plan.logical_threads) t = plan.logical_threads;
+    plan.team_size = t < 1 ? 1 : t;
+  }
+  Kokkos::parallel_for(label, with_scratch(policy_type(exec, plan.league_size, plan.team_size, 1)), functor);
+}
+
+/// ceil(a / b) for sizes, as grid arithmetic needs it.
+KOKKOS_INLINE_FUNCTION constexpr int ceil_div(long long a, long long b) {
+  return static_cast<int>((a + b - 1) / b);
+}
+
+}  // namespace scratchkit

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// Umbrella header: the shared-memory layer and the kernels written on it.
+#pragma once
+
+#include <scratchkit/config.hpp>
+#include <scratchkit/errors.hpp>
+#include <scratchkit/block.hpp>
+#include <scratchkit/shared_array.hpp>
+#include <scratchkit/dynamic_shared_array.hpp>
+#include <scratchkit/per_thread.hpp>
+#include <scratchkit/padded_tile.hpp>
+#include <scratchkit/launch.hpp>
+#include <scratchkit/kernels/gemm.hpp>
+#include <scratchkit/kernels/reduce.hpp>
+#include <scratchkit/kernels/stencil_1d.hpp>

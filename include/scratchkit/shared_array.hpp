@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// SharedArray: a fixed-size array in the block's level-0 scratch (CUDA's `__shared__ T a[N]`).
+#pragma once
+
+#include <scratchkit/block.hpp>
+
+namespace scratchkit {
+
+/// Tag: the contents of a scratch array start uninitialised, as in CUDA.
+struct Uninit {};
+
+/// N elements of T in the block's static scratch region, aligned to Align
+/// bytes (0: alignof(T); any power of two up to 128).
+///
+/// The size is a compile-time constant, so a launch is sized from the types:
+/// \code
+/// using Tile = scratchkit::SharedArray<float, 16 * 16>;
+/// auto params = scratchkit::LaunchParams(grid, {16, 16}).uses<Tile, Tile>();
+/// ... KOKKOS_LAMBDA(const Block& b) { Tile As(b), Bs(b); ... }
+/// \endcode
+/// Arrays are placed in the order they are constructed, which must be the
+/// order (and the types) listed in `uses<...>()`; a kernel that takes more
+/// than was planned aborts rather than overlapping the dynamic pool.
+template <class T, std::size_t N, std::size_t Align = 0>
+class SharedArray {
+ public:
+  using value_type = T;
+  static constexpr std::size_t alignment = Align == 0 ? alignof(T) : Align;
+  static_assert(detail::is_pow2(alignment), "SharedArray: Align must be a power of two");
+  static_assert(alignment >= alignof(T), "SharedArray: Align below the element's alignment");
+  static_assert(alignment <= detail::base_alignment, "SharedArray: Align above 128 is not supported");
+  static_assert(N > 0, "SharedArray: N must be positive");
+  static_assert(std::is_trivially_destructible<T>::value, "SharedArray: T must be trivially destructible");
+
+  static constexpr Uninit UNINIT{};
+
+  /// Bytes this array takes in scratch (excluding alignment padding).
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t shmem_size() { return N * sizeof(T); }
+  /// Alignment of its first element, in bytes.
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t shmem_align() { return alignment; }
+  /// Number of elements.
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t size() { return N; }
+
+  /// Takes the next N elements of the block's static region; contents uninitialised.
+  template <class BlockT>
+  KOKKOS_INLINE_FUNCTION explicit SharedArray(const BlockT& block, Uninit = UNINIT)
+      : m_data(static_cast<T*>(block.impl_take_static(shmem_size(), alignment))) {}
+
+  KOKKOS_INLINE_FUNCTION T& operator[](std::size_t i) const {
+    SCRATCHKIT_BOUNDS_CHECK(i < N, "scratchkit: SharedArray index out of bounds");
+    return m_data[i];
+  }
+  KOKKOS_INLINE_FUNCTION T* data() const { return m_data; }
+  KOKKOS_INLINE_FUNCTION T* begin() const { return m_data; }
+  KOKKOS_INLINE_FUNCTION T* end() const { return m_data + N; }
+
+ private:
+  T* m_data;
+};
+
+}  // namespace scratchkit

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// Error checking for the native CUDA kernels (internal).
+#pragma once
+
+#include <scratchkit/errors.hpp>
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+namespace scratchkit {
+namespace native {
+namespace cuda {
+namespace detail {
+
+inline void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw Error(std::string("scratchkit native CUDA: ") + what + ": " + cudaGetErrorString(e));
+}
+
+inline cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
+
+inline int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
+
+}  // namespace detail
+}  // namespace cuda
+}  // namespace native
+}  // namespace scratchkit
+
+#define SCRATCHKIT_CUDA_CHECK(expr) ::scratchkit::native::cuda::detail::check((expr), #expr)
+#define SCRATCHKIT_CUDA_CHECK_LAUNCH(name) ::scratchkit::native::cuda::detail::check(cudaGetLastError(), name)

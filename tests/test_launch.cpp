@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Launch descriptions: block shapes, grids and scratch checked before any launch.
+#include "test_support.hpp"
+
+#include <scratchkit/dynamic_shared_array.hpp>
+#include <scratchkit/launch.hpp>
+#include <scratchkit/shared_array.hpp>
+
+#include <catch2/catch_template_test_macros.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <string>
+
+using namespace scratchkit;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+
+// Fills the whole dynamic pool and reads it back after a barrier; out(blk)
+// counts mismatches. Used to run a launch whose pool is over level 0.
+template <class Exec>
+void fill_pool(const Kokkos::View<int*, typename Exec::memory_space>& out, const LaunchParams& p) {
+  using B = Block<Exec>;
+  launch(Exec(), "test::fill_pool", p, KOKKOS_LAMBDA(const B& b) {
+    auto pool   = DynamicSharedArray<int>::get(b);
+    const int n = b.num_threads();
+    const int m = static_cast<int>(pool.size());
+    b.threads([&](const Thread& t) {
+      for (int i = t.rank; i < m; i += n) pool[i] = i ^ 0x55;
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      int bad = 0;
+      for (int i = n - 1 - t.rank; i < m; i += n) bad += pool[i] != (i ^ 0x55);
+      if (bad) Kokkos::atomic_add(&out(b.block_idx().x), bad);
+    });
+  });
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("Scratch over the level-0 limit is rejected with the numbers", "[layer][launch][bad-input]",
+                        test::Spaces) {
+  using Exec         = TestType;
+  const auto avail   = static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>::scratch_size_max(0));
+  const auto fits    = LaunchParams(Dim3(1), Dim3(64)).shared_mem_bytes(avail - 256);
+  const auto plan    = plan_launch<Exec>(fits);
+  CHECK(plan.scratch_level == 0);
+  CHECK(plan.scratch_bytes <= avail);
+
+  const std::size_t over = avail + 1;
+  const auto p           = LaunchParams(Dim3(1), Dim3(64)).shared_mem_bytes(over);
+  CAPTURE(avail, Exec::name());
+  CHECK_THROWS_AS(plan_launch<Exec>(p), LaunchError);
+  CHECK_THROWS_WITH(plan_launch<Exec>(p), ContainsSubstring("dynamic " + std::to_string(over)) &&
+                                              ContainsSubstring(std::to_string(avail) + " bytes available"));
+  // launch() rejects it too, before running anything.
+  Kokkos::View<int*, typename Exec::memory_space> out("out", 1);
+  CHECK_THROWS_AS(fill_pool<Exec>(out, p), LaunchError);
+
+  // A request far beyond any memory (the 220 KB that hangs Kokkos 4.6 on an
+  // H100, and more) is refused the same way.
+  CHECK_THROWS_AS(plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(64)).shared_mem_bytes(220 * 1024)), LaunchError);
+  CHECK_THROWS_AS(plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(64)).shared_mem_bytes(std::size_t(1) << 40)),
+                  LaunchError);
+  // Static arrays count too.
+  using Big = SharedArray<char, 64 * 1024>;
+  CHECK_THROWS_WITH(plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(64)).uses<Big>()),
+                    ContainsSubstring("static 65536"));
+}
+
+TEMPLATE_LIST_TEST_CASE("Level-1 fallback runs a pool larger than level 0", "[layer][launch]", test::Spaces) {
+  using Exec       = TestType;
+  const auto avail = static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>::scratch_size_max(0));
+  const std::size_t bytes = (avail + 4096) / 4 * 4;
+  const auto p = LaunchParams(Dim3(3), Dim3(128)).shared_mem_bytes(bytes).fallback(ScratchFallback::level1);
+  const auto plan = plan_launch<Exec>(p);
+  CHECK(plan.scratch_level == 1);
+  Kokkos::View<int*, typename Exec::memory_space> out("out", 3);
+  fill_pool<Exec>(out, p);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  for (int i = 0; i < 3; ++i) CHECK(h(i) == 0);
+}
+
+TEST_CASE("Block shapes outside CUDA's limits are rejected", "[layer][launch][bad-input]") {
+  using Exec = test::DeviceSpace;
+  for (Dim3 b : {Dim3(0), Dim3(2048), Dim3(1, 1, 65), Dim3(32, 32, 2), Dim3(-4, 2), Dim3(1, 1025)}) {
+    CAPTURE(b.x, b.y, b.z);
+    CHECK_THROWS_WITH(plan_launch<Exec>(LaunchParams(Dim3(1), b)),
+                      ContainsSubstring("block shape (" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " +
+                                        std::to_string(b.z) + ")"));
+  }
+  CHECK_THROWS_WITH(plan_launch<Exec>(LaunchParams(Dim3(-1), Dim3(32))), ContainsSubstring("grid (-1, 1, 1)"));
+  CHECK_THROWS_AS(plan_launch<Exec>(LaunchParams(Dim3(65536, 65536), Dim3(32))), LaunchError);
+  CHECK_NOTHROW(plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(32, 32))));
+  CHECK_NOTHROW(plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(4, 4, 64))));
+}
+
+TEMPLATE_LIST_TEST_CASE("An empty grid launches nothing", "[layer][launch]", test::Spaces) {
+  using Exec = TestType;
+  Kokkos::View<int*, typename Exec::memory_space> out("out", 1);
+  fill_pool<Exec>(out, LaunchParams(Dim3(0), Dim3(32)).shared_mem_bytes(64));
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  CHECK(h(0) == 0);
+}

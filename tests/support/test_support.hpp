@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /// Shared helpers for the tests: backends under test, seeded random data,
-/// poisoning, and the rounding-error bounds the float checks use.
+/// poisoning (the bounds themselves are in scratchkit/check/reference.hpp).
 #pragma once
 
 #include <scratchkit/config.hpp>
@@ -65,20 +65,6 @@ T poison() {
     return std::numeric_limits<T>::quiet_NaN();
   else
     return static_cast<T>(0x5A5A5A5A);
-}
-
-/// unit roundoff u = eps/2 of T
-template <class T>
-constexpr double unit_roundoff() {
-  return std::numeric_limits<T>::epsilon() / 2;
-}
-
-/// gamma_k = k u / (1 - k u): the bound on the relative error of k
-/// floating-point operations in sequence (Higham, Accuracy and Stability, 3.1).
-template <class T>
-double gamma(long long k) {
-  const double ku = static_cast<double>(k) * unit_roundoff<T>();
-  return ku / (1.0 - ku);
 }
 
 }  // namespace test

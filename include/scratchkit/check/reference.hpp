@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// Host references for the kernels, in wider precision, with the error bounds the cross-checks use.
+///
+/// Bounds (rounding class, u = eps/2 of the element type, gamma_k = k u / (1 - k u),
+/// Higham, "Accuracy and Stability of Numerical Algorithms", 3.1 and 4.2):
+///  - GEMM: |C - C_ref| <= gamma_{K+2} (|alpha| (|A||B|)_ij + |beta| |C0_ij|)
+///  - sum over a tree of height d: |s - s_ref| <= gamma_d sum |x_i|
+///  - 1-D stencil of 2R+1 weights: |out_i - ref_i| <= gamma_{2R+1} sum_j |w_j||in_{i+j-R}|
+/// Integer results, min and max are exact. NaN never passes.
+#pragma once
+
+#include <scratchkit/kernels/variants.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+namespace scratchkit {
+namespace check {
+
+/// Outcome of one comparison: elements outside the bound and the worst
+/// error / bound ratio seen (<= 1 when everything passes).
+struct Result {
+  std::size_t bad   = 0;
+  double worst      = 0;
+  bool passed() const { return bad == 0; }
+};
+
+/// gamma_k for element type T.
+template <class T>
+double gamma(long long k) {
+  if constexpr (!std::is_floating_point<T>::value) {
+    (void)k;
+    return 0.0;
+  } else {
+    const double ku = static_cast<double>(k) * std::numeric_limits<T>::epsilon() / 2;
+    return ku / (1.0 - ku);
+  }
+}
+
+namespace detail {
+inline void account(Result& r, double err, double bound) {
+  if (!(err <= bound)) ++r.bad;  // NaN fails
+  if (bound > 0)
+    r.worst = std::max(r.worst, err / bound);
+  else if (err > 0 || err != err)
+    r.worst = std::numeric_limits<double>::infinity();
+}
+}  // namespace detail
+
+/// Checks C (M x N, row-major, leading dimension N) against alpha*A*B + beta*C0.
+/// When beta == 0, C0 is not read (it may hold NaN).
+template <class T>
+Result gemm(int M, int N, int K, T alpha, const T* A, const T* B, T beta, const T* C0, const T* C) {
+  Result r;
+  const double g = gamma<T>(K + 2);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      long double ref = 0, abs = 0;
+      for (int k = 0; k < K; ++k) {
+        const long double p = static_cast<long double>(A[static_cast<std::size_t>(i) * K + k]) *
+                              B[static_cast<std::size_t>(k) * N + j];
+        ref += p;
+        abs += std::fabs(p);
+      }
+      const std::size_t ij  = static_cast<std::size_t>(i) * N + j;
+      const long double c0  = beta == T(0) ? 0 : static_cast<long double>(C0[ij]);
+      ref                   = static_cast<long double>(alpha) * ref + static_cast<long double>(beta) * c0;
+      const double bound    = g * static_cast<double>(std::fabs(static_cast<long double>(alpha)) * abs +
+                                                   std::fabs(static_cast<long double>(beta)) * std::fabs(c0));
+      detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(C[ij]) - ref)), bound);
+    }
+  return r;
+}
+
+/// The exact min/max, or the sum in long double with its bound for a tree of height `depth`.
+template <class T>
+Result reduce(ReduceOp op, const T* x, std::size_t n, T got, int depth) {
+  Result r;
+  if (op == ReduceOp::sum) {
+    long double ref = 0, abs = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      ref += x[i];
+      abs += std::fabs(static_cast<long double>(x[i]));
+    }
+    const double bound = gamma<T>(depth) * static_cast<double>(abs);
+    detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(got) - ref)), bound);
+  } else {
+    T ref = op == ReduceOp::min ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
+    for (std::size_t i = 0; i < n; ++i) ref = op == ReduceOp::min ? std::min(ref, x[i]) : std::max(ref, x[i]);
+    detail::account(r, got == ref ? 0.0 : std::numeric_limits<double>::infinity(), 0.0);
+  }
+  return r;
+}
+
+/// out[i] against sum_j w[j] in[i+j-R], zero outside [0, n).
+template <class T>
+Result stencil_1d(const T* in, const T* w, int R, const T* out, int n) {
+  Result r;
+  const double g = gamma<T>(2 * R + 1);
+  for (int i = 0; i < n; ++i) {
+    long double ref = 0, abs = 0;
+    for (int j = 0; j <= 2 * R; ++j) {
+      const int k = i + j - R;
+      if (k < 0 || k >= n) continue;
+      const long double p = static_cast<long double>(w[j]) * in[k];
+      ref += p;
+      abs += std::fabs(p);
+    }
+    detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(out[i]) - ref)),
+                    g * static_cast<double>(abs));
+  }
+  return r;
+}
+
+}  // namespace check
+}  // namespace scratchkit

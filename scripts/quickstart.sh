@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# scratchkit quick start on Debian 12 (bookworm), as root:
+#
+#   bash scripts/quickstart.sh main   # install what is missing, build, run the cross-check + comparison
+#   bash scripts/quickstart.sh test   # install what is missing, build, run the whole test suite
+#
+# Environment: BUILD_DIR (default build, or build-test for `test`), JOBS
+# (default: all cores), CMAKE_ARGS (extra configure arguments, e.g.
+# "-DKokkos_ROOT=/opt/kokkos-cuda"), SCRATCHKIT_SKIP_APT=1 to install nothing.
+set -euo pipefail
+
+mode="${1:-}"
+case "$mode" in
+  main | test) ;;
+  *)
+    echo "usage: $0 main|test" >&2
+    exit 2
+    ;;
+esac
+src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+jobs="${JOBS:-$(nproc)}"
+
+say() { printf '\n== %s\n' "$*"; }
+
+missing_packages() {
+  local p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+  done
+}
+
+install_dependencies() {
+  if [ "${SCRATCHKIT_SKIP_APT:-0}" = 1 ]; then return; fi
+  if ! command -v apt-get >/dev/null; then
+    echo "quickstart: no apt-get: install CMake >= 3.25, a C++17 compiler, Kokkos and Catch2 3 yourself," \
+         "then run with SCRATCHKIT_SKIP_APT=1" >&2
+    return
+  fi
+  local base=(build-essential cmake libtrilinos-kokkos-dev) backports=(catch2)
+  local need_base need_bp
+  need_base="$(missing_packages "${base[@]}")"
+  need_bp="$(missing_packages "${backports[@]}")"
+  if [ -z "$need_base$need_bp" ]; then
+    say "dependencies already installed"
+    return
+  fi
+  if [ "$(id -u)" != 0 ]; then
+    echo "quickstart: missing packages ($need_base $need_bp); run as root or install them" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  if [ -n "$need_bp" ] && ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    # Catch2 3 is in bookworm-backports: enable it from the mirror this machine already uses.
+    local mirror
+    mirror="$(grep -rhoEs 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ | head -n1 | tr -d ' ')"
+    if [ -z "$mirror" ]; then
+      echo "quickstart: cannot find the Debian mirror in /etc/apt; enable bookworm-backports yourself" >&2
+      exit 1
+    fi
+    say "enabling bookworm-backports from $mirror"
+    echo "deb ${mirror%/} bookworm-backports main" >/etc/apt/sources.list.d/scratchkit-bookworm-backports.list
+  fi
+  say "installing: $need_base $need_bp"
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  [ -z "$need_base" ] || apt-get install -y -qq --no-install-recommends $need_base
+  # shellcheck disable=SC2086
+  [ -z "$need_bp" ] || apt-get install -y -qq --no-install-recommends -t bookworm-backports $need_bp
+}
+
+configure_and_build() {
+  local dir="$1"
+  shift
+  say "configuring $dir"
+  # shellcheck disable=SC2086
+  cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" ${CMAKE_ARGS:-}
+  say "building $dir ($jobs jobs)"
+  cmake --build "$dir" -j "$jobs"
+}
+
+install_dependencies
+if [ "$mode" = main ]; then
+  dir="${BUILD_DIR:-$src/build}"
+  configure_and_build "$dir" -DSCRATCHKIT_ENABLE_TESTS=OFF
+  say "cross-check and comparison on the default backend"
+  "$dir/perf/scratchkit-compare" ${SCRATCHKIT_COMPARE_ARGS:-}
+else
+  dir="${BUILD_DIR:-$src/build-test}"
+  # The suite runs with scratch bounds checks on.
+  configure_and_build "$dir" -DSCRATCHKIT_ENABLE_TESTS=ON -DSCRATCHKIT_ENABLE_BOUNDS_CHECK=ON
+  say "test suite"
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+fi

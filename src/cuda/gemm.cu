@@ -6,6 +6,7 @@
 #include "check.cuh"
 
 #include <sstream>
+#include <string>
 
 namespace scratchkit {
 namespace native {
@@ -71,8 +72,9 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
       gemm_tiled_kernel<S><<<grid, block, 0, s>>>(M, N, K, alpha, A, B, beta, C);
       SCRATCHKIT_CUDA_CHECK_LAUNCH("gemm_tiled");
       return;
+    default: break;
   }
-  throw UnsupportedError("scratchkit::native::cuda::gemm: unknown variant");
+  throw UnsupportedError(std::string("scratchkit::native::cuda::gemm: variant ") + name(v) + " is not implemented");
 }
 
 }  // namespace

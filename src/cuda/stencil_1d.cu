@@ -5,6 +5,7 @@
 #include "check.cuh"
 
 #include <sstream>
+#include <string>
 
 namespace scratchkit {
 namespace native {
@@ -40,7 +41,9 @@ __global__ void stencil_1d_halo_tile_kernel(const S* __restrict__ in, const S* _
 
 template <class S>
 void stencil_impl(Stencil1DVariant v, const S* in, const S* w, int R, S* out, int n, void* stream) {
-  if (v != Stencil1DVariant::halo_tile) throw UnsupportedError("scratchkit::native::cuda::stencil_1d: unknown variant");
+  if (v != Stencil1DVariant::halo_tile)
+    throw UnsupportedError(std::string("scratchkit::native::cuda::stencil_1d: variant ") + name(v) +
+                           " is not implemented");
   if (R < 0 || n < 0) {
     std::ostringstream os;
     os << "scratchkit::native::cuda::stencil_1d: negative radius or size: R=" << R << " n=" << n;

@@ -2,7 +2,9 @@
 /// 1-D stencil of radius R on the layer (native twin: src/cuda/stencil_1d.cu).
 #pragma once
 
+#include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
+#include <scratchkit/native/stencil_1d.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
 
@@ -55,10 +57,11 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
 /// [0, n) (zero boundary), for a stencil of 2R+1 weights.
 /// Throws ShapeError if in and out differ in length or w has an even number
 /// of weights; LaunchError if the tile of 256 + 2R elements plus the weights
-/// do not fit in the backend's scratch.
+/// do not fit in the backend's scratch. Backend::native runs the CUDA twin
+/// on exec's stream (Kokkos::Cuda, contiguous CUDA Views).
 template <class ExecSpace, class InView, class WView, class OutView>
 void stencil_1d(const ExecSpace& exec, Stencil1DVariant variant, const InView& in, const WView& w,
-                const OutView& out) {
+                const OutView& out, Backend backend = Backend::layer) {
   static_assert(InView::rank == 1 && WView::rank == 1 && OutView::rank == 1,
                 "scratchkit::stencil_1d: in, w, out must be rank-1 Views");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename InView::memory_space>::accessible &&
@@ -72,8 +75,25 @@ void stencil_1d(const ExecSpace& exec, Stencil1DVariant variant, const InView& i
        << in.extent(0) << ", out " << out.extent(0) << ", w " << w.extent(0);
     throw ShapeError(os.str());
   }
-  if (variant != Stencil1DVariant::halo_tile) throw UnsupportedError("scratchkit::stencil_1d: unknown variant");
-  detail::stencil_1d_halo_tile(exec, in, w, out);
+  if (backend == Backend::native) {
+    void* stream = detail::native_stream(exec, "stencil_1d");
+    detail::require_native_view(in, "stencil_1d", "in");
+    detail::require_native_view(w, "stencil_1d", "w");
+    detail::require_native_view(out, "stencil_1d", "out");
+#if SCRATCHKIT_HAS_NATIVE_CUDA
+    native::cuda::stencil_1d(variant, in.data(), w.data(), static_cast<int>((w.extent(0) - 1) / 2), out.data(),
+                             static_cast<int>(in.extent(0)), stream);
+#else
+    (void)stream;
+#endif
+    return;
+  }
+  switch (variant) {
+    case Stencil1DVariant::halo_tile: detail::stencil_1d_halo_tile(exec, in, w, out); return;
+    default: break;
+  }
+  throw UnsupportedError(std::string("scratchkit::stencil_1d: variant ") + name(variant) +
+                         " is not implemented on the layer");
 }
 
 }  // namespace scratchkit

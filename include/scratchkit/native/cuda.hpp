@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/// Native CUDA (__shared__) twins of the layer kernels, behind a plain pointer-and-size API.
+/// Native CUDA backend: device queries, and every native kernel header.
 ///
 /// No CUDA or Kokkos header is included: any translation unit may call these.
 /// Pointers are device pointers (cudaMalloc, or a Kokkos CudaSpace View's
@@ -10,11 +10,17 @@
 #pragma once
 
 #include <scratchkit/config.hpp>
-#include <scratchkit/kernels/variants.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+
+#include <scratchkit/native/gemm.hpp>
+#include <scratchkit/native/histogram.hpp>
+#include <scratchkit/native/reduce.hpp>
+#include <scratchkit/native/stencil_1d.hpp>
+#include <scratchkit/native/stencil_3d.hpp>
+#include <scratchkit/native/transpose.hpp>
 
 namespace scratchkit {
 namespace native {
@@ -26,24 +32,6 @@ bool device_available();
 std::string device_description();
 /// cudaStreamSynchronize(stream), throwing on a pending error.
 void synchronize(void* stream = nullptr);
-
-/// C = alpha*A*B + beta*C; A is M x K, B is K x N, C is M x N.
-void gemm(GemmVariant v, int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C,
-          void* stream = nullptr);
-void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, const double* B, double beta,
-          double* C, void* stream = nullptr);
-
-/// Reduces n elements of x with op; returns the result (synchronises the stream).
-float reduce(ReduceVariant v, ReduceOp op, const float* x, std::size_t n, void* stream = nullptr);
-double reduce(ReduceVariant v, ReduceOp op, const double* x, std::size_t n, void* stream = nullptr);
-std::int32_t reduce(ReduceVariant v, ReduceOp op, const std::int32_t* x, std::size_t n, void* stream = nullptr);
-std::int64_t reduce(ReduceVariant v, ReduceOp op, const std::int64_t* x, std::size_t n, void* stream = nullptr);
-
-/// out[i] = sum_{j=0}^{2R} w[j] * in[i + j - R], zero outside [0, n).
-void stencil_1d(Stencil1DVariant v, const float* in, const float* w, int R, float* out, int n,
-                void* stream = nullptr);
-void stencil_1d(Stencil1DVariant v, const double* in, const double* w, int R, double* out, int n,
-                void* stream = nullptr);
 
 }  // namespace cuda
 }  // namespace native

@@ -15,36 +15,11 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstdint>
-#include <cstring>
 #include <string>
 
 using namespace scratchkit;
 
-#if SCRATCHKIT_HAS_NATIVE_CUDA && defined(KOKKOS_ENABLE_CUDA)
-#define SCRATCHKIT_TEST_TWINS 1
-#else
-#define SCRATCHKIT_TEST_TWINS 0
-#endif
-
 namespace {
-
-void require_gpu_twins() {
-#if !SCRATCHKIT_HAS_NATIVE_CUDA
-  SKIP("native CUDA kernels not built (SCRATCHKIT_ENABLE_CUDA=OFF)");
-#else
-  if (!native::cuda::device_available()) SKIP("no CUDA device on this machine");
-#if !defined(KOKKOS_ENABLE_CUDA)
-  SKIP("Kokkos was built without CUDA: the layer does not run on the GPU, nothing to compare bit for bit");
-#endif
-#endif
-}
-
-template <class View>
-bool same_bits(const View& a, const View& b) {
-  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-  return std::memcmp(ha.data(), hb.data(), ha.span() * sizeof(typename View::value_type)) == 0;
-}
 
 #if SCRATCHKIT_TEST_TWINS
 using Cuda = Kokkos::Cuda;
@@ -70,7 +45,7 @@ void gemm_twins(GemmVariant v, int M, int N, int K) {
   Cuda().fence();
   native::cuda::gemm(v, M, N, K, alpha, A.data(), B.data(), beta, Cn.data());
   native::cuda::synchronize();
-  CHECK(same_bits(Cl, Cn));
+  CHECK(test::same_bits(Cl, Cn));
 }
 
 template <class T>
@@ -104,14 +79,14 @@ void stencil_twins(int n, int R) {
   Cuda().fence();
   native::cuda::stencil_1d(Stencil1DVariant::halo_tile, in.data(), w.data(), R, on.data(), n);
   native::cuda::synchronize();
-  CHECK(same_bits(ol, on));
+  CHECK(test::same_bits(ol, on));
 }
 #endif
 
 }  // namespace
 
 TEST_CASE("Native CUDA GEMM agrees with the layer bit for bit", "[gemm][native][cross-check]") {
-  require_gpu_twins();
+  test::require_gpu_twins();
 #if SCRATCHKIT_TEST_TWINS
   for (auto v : {GemmVariant::naive, GemmVariant::tiled})
     for (const auto& s : {std::array<int, 3>{1, 1, 1}, {16, 16, 16}, {17, 31, 13}, {127, 129, 65}, {256, 256, 256},
@@ -123,7 +98,7 @@ TEST_CASE("Native CUDA GEMM agrees with the layer bit for bit", "[gemm][native][
 }
 
 TEST_CASE("Native CUDA reduction agrees with the layer bit for bit", "[reduce][native][cross-check]") {
-  require_gpu_twins();
+  test::require_gpu_twins();
 #if SCRATCHKIT_TEST_TWINS
   for (auto op : {ReduceOp::sum, ReduceOp::min, ReduceOp::max})
     for (std::size_t n : {1, 257, 512, 513, 1000003, 1 << 24}) {
@@ -136,7 +111,7 @@ TEST_CASE("Native CUDA reduction agrees with the layer bit for bit", "[reduce][n
 }
 
 TEST_CASE("Native CUDA 1-D stencil agrees with the layer bit for bit", "[stencil_1d][native][cross-check]") {
-  require_gpu_twins();
+  test::require_gpu_twins();
 #if SCRATCHKIT_TEST_TWINS
   for (int R : {0, 1, 3, 8, 300})
     for (int n : {1, 255, 257, 4099, 1 << 20}) {

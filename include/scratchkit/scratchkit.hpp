@@ -11,5 +11,8 @@
 #include <scratchkit/padded_tile.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/kernels/gemm.hpp>
+#include <scratchkit/kernels/histogram.hpp>
 #include <scratchkit/kernels/reduce.hpp>
 #include <scratchkit/kernels/stencil_1d.hpp>
+#include <scratchkit/kernels/stencil_3d.hpp>
+#include <scratchkit/kernels/transpose.hpp>

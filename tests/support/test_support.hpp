@@ -4,19 +4,53 @@
 #pragma once
 
 #include <scratchkit/config.hpp>
+#include <scratchkit/native/cuda.hpp>
+
+#include <catch2/catch_test_macros.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <tuple>
 #include <type_traits>
 
+/// 1 when the layer/native twins can be compared on a GPU in this build
+/// (native CUDA kernels and a Kokkos with CUDA); a GPU must also be present.
+#if SCRATCHKIT_HAS_NATIVE_CUDA && defined(KOKKOS_ENABLE_CUDA)
+#define SCRATCHKIT_TEST_TWINS 1
+#else
+#define SCRATCHKIT_TEST_TWINS 0
+#endif
+
 namespace scratchkit {
 namespace test {
+
+/// Skips the current test case (reported SKIPPED, never passed) unless the
+/// layer and native twins can both run on a GPU here.
+inline void require_gpu_twins() {
+#if !SCRATCHKIT_HAS_NATIVE_CUDA
+  SKIP("native CUDA kernels not built (SCRATCHKIT_ENABLE_CUDA=OFF)");
+#else
+  if (!native::cuda::device_available()) SKIP("no CUDA device on this machine");
+#if !defined(KOKKOS_ENABLE_CUDA)
+  SKIP("Kokkos was built without CUDA: the layer does not run on the GPU, nothing to compare bit for bit");
+#endif
+#endif
+}
+
+/// True when two Views hold the same bytes (copied to the host first).
+template <class View>
+bool same_bits(const View& a, const View& b) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  return a.span() == b.span() &&
+         std::memcmp(ha.data(), hb.data(), ha.span() * sizeof(typename View::value_type)) == 0;
+}
 
 using DeviceSpace = Kokkos::DefaultExecutionSpace;
 using HostSpace   = Kokkos::DefaultHostExecutionSpace;

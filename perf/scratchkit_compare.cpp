@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // scratchkit-compare: runs the kernels on the layer (default Kokkos backend)
-// and, where built with CUDA and a GPU is present, their native CUDA twins;
+// and, where built with CUDA and a GPU is present, their native CUDA twins
+// (on the same stream as Kokkos, through Backend::native);
 // checks every row against the host reference; times each (device-fenced,
 // after warm-up, median of repetitions) and prints a table.
 //
@@ -95,15 +96,7 @@ void gemm_rows(const Options& o, std::vector<Row>& rows, bool native) {
     for (int backend = 0; backend < (native ? 2 : 1); ++backend) {
       Row r{"gemm", sk::name(v), backend ? "native" : "layer", type_name<T>(), std::to_string(n) + "^3"};
       Kokkos::deep_copy(C, std::numeric_limits<T>::quiet_NaN());
-      auto run = [&]() {
-        if (backend == 0) {
-          sk::gemm(Exec(), v, T(1), A, B, T(0), C);
-        } else {
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-          sk::native::cuda::gemm(v, n, n, n, T(1), A.data(), B.data(), T(0), C.data());
-#endif
-        }
-      };
+      auto run = [&]() { sk::gemm(Exec(), v, T(1), A, B, T(0), C, backend ? sk::Backend::native : sk::Backend::layer); };
       r.time_ms = median_ms(o.reps, run, [] { Exec().fence(); });
       auto hC   = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
       const auto res =
@@ -123,20 +116,15 @@ void reduce_rows(const Options& o, std::vector<Row>& rows, bool native) {
   auto hx = Kokkos::create_mirror(x);
   fill(hx, 3);
   Kokkos::deep_copy(x, hx);
+  for (auto v : {sk::ReduceVariant::tree, sk::ReduceVariant::grid_stride_atomic, sk::ReduceVariant::warp_shuffle})
   for (int backend = 0; backend < (native ? 2 : 1); ++backend) {
-    Row r{"reduce_sum", "tree", backend ? "native" : "layer", type_name<T>(), "2^" + std::to_string(o.full ? 28 : 20)};
+    Row r{"reduce_sum", sk::name(v), backend ? "native" : "layer", type_name<T>(), "2^" + std::to_string(o.full ? 28 : 20)};
     T got    = 0;
     auto run = [&]() {
-      if (backend == 0) {
-        got = sk::reduce(Exec(), sk::ReduceVariant::tree, sk::ReduceOp::sum, x);
-      } else {
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-        got = sk::native::cuda::reduce(sk::ReduceVariant::tree, sk::ReduceOp::sum, x.data(), n);
-#endif
-      }
+      got = sk::reduce(Exec(), v, sk::ReduceOp::sum, x, backend ? sk::Backend::native : sk::Backend::layer);
     };
     r.time_ms      = median_ms(o.reps, run, [] { Exec().fence(); });
-    const auto res = sk::check::reduce<T>(sk::ReduceOp::sum, hx.data(), n, got, sk::reduce_tree_passes(n) * 9);
+    const auto res = sk::check::reduce<T>(sk::ReduceOp::sum, hx.data(), n, got, sk::reduce_error_depth(v, n));
     r.check        = res.passed() ? "PASSED" : "FAILED";
     r.gbps         = n * sizeof(T) / (r.time_ms * 1e6);
     r.gflops       = n / (r.time_ms * 1e6);
@@ -159,13 +147,8 @@ void stencil_rows(const Options& o, std::vector<Row>& rows, bool native) {
           "2^" + std::to_string(o.full ? 28 : 20)};
     Kokkos::deep_copy(out, std::numeric_limits<T>::quiet_NaN());
     auto run = [&]() {
-      if (backend == 0) {
-        sk::stencil_1d(Exec(), sk::Stencil1DVariant::halo_tile, in, w, out);
-      } else {
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-        sk::native::cuda::stencil_1d(sk::Stencil1DVariant::halo_tile, in.data(), w.data(), R, out.data(), n);
-#endif
-      }
+      sk::stencil_1d(Exec(), sk::Stencil1DVariant::halo_tile, in, w, out,
+                     backend ? sk::Backend::native : sk::Backend::layer);
     };
     r.time_ms      = median_ms(o.reps, run, [] { Exec().fence(); });
     auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);

@@ -125,3 +125,52 @@ TEMPLATE_LIST_TEST_CASE("Block indices cover a 3-D grid once each", "[layer][blo
     for (int y = 0; y < 3; ++y)
       for (int x = 0; x < 5; ++x) CHECK(h(z, y, x) == 1);
 }
+
+namespace {
+
+// Records, for every logical thread, which team member ran it, and the team size.
+template <class Exec>
+void who_ran(const Kokkos::View<int**, typename Exec::memory_space>& member,
+             const Kokkos::View<int*, typename Exec::memory_space>& team_size, Dim3 block) {
+  using B = Block<Exec>;
+  launch(Exec(), "test::who_ran", LaunchParams(Dim3(2), block), KOKKOS_LAMBDA(const B& b) {
+    b.threads([&](const Thread& t) {
+      Kokkos::atomic_add(&member(b.block_idx().x, t.rank), 1 + 1000 * b.team().team_rank());
+    });
+    sync_threads(b);
+    b.once([&]() { team_size(b.block_idx().x) = b.team().team_size(); });
+  });
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("Each logical thread runs exactly once, spread over the team", "[layer][block]",
+                        test::Spaces) {
+  using Exec = TestType;
+  for (const Dim3 block : {Dim3(256), Dim3(7, 3), Dim3(4, 4, 4), Dim3(1)}) {
+    const int n = static_cast<int>(block.count());
+    Kokkos::View<int**, typename Exec::memory_space> member("member", 2, n);
+    Kokkos::View<int*, typename Exec::memory_space> ts("team_size", 2);
+    who_ran<Exec>(member, ts, block);
+    auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), member);
+    auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ts);
+    const int team = ht(0);
+    CAPTURE(Exec::name(), block.x, block.y, block.z, team, Exec().concurrency());
+    if (detail::is_gpu_space<Exec>::value) {
+      CHECK(team == n);  // one hardware thread per logical thread
+    } else {
+      CHECK(team >= 1);
+      CHECK(team <= n);
+      CHECK(team <= (n + 31) / 32);
+      if (Exec().concurrency() > 1 && n > 32) CHECK(team > 1);  // host teams really share the work
+    }
+    int bad = 0;
+    for (int blk = 0; blk < 2; ++blk)
+      for (int r = 0; r < n; ++r) {
+        const int v = hm(blk, r);
+        bad += (v % 1000) != 1;                                           // ran exactly once
+        if (!detail::is_gpu_space<Exec>::value) bad += (v / 1000) != (r / 32) % team;  // members own warps
+      }
+    CHECK(bad == 0);
+  }
+}

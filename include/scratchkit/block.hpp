@@ -53,10 +53,10 @@ struct BlockGeometry {
 ///
 /// On a GPU backend one logical thread is one hardware thread of the team
 /// (no loop: `threads(f)` calls f once). On host backends (Serial: team size
-/// 1; OpenMP: teams of a few threads) each team member runs the block's
-/// logical threads ranked team_rank, team_rank + team_size, ... in a loop,
-/// one phase at a time, so state that must live across a barrier goes in a
-/// `PerThread<T, Block>`.
+/// 1; OpenMP: teams of a few threads) each team member runs whole warps of the
+/// block's logical threads (warps team_rank, team_rank + team_size, ...) in a
+/// loop, one phase at a time, so state that must live across a barrier goes
+/// in a `PerThread<T, Block>`.
 template <class ExecSpace>
 class Block {
  public:
@@ -64,6 +64,8 @@ class Block {
   using member_type     = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   /// True when one logical thread is one hardware thread.
   static constexpr bool is_gpu = detail::is_gpu_space<ExecSpace>::value;
+  /// Logical threads per warp (32 consecutive ranks, as on NVIDIA GPUs).
+  static constexpr int warp_size = 32;
 
   KOKKOS_INLINE_FUNCTION Block(const member_type& team, const detail::BlockGeometry& geo, char* base)
       : m_team(team), m_geo(geo), m_base(base), m_cursor(0), m_in_threads(false) {
@@ -101,7 +103,12 @@ class Block {
           for (t.y = 0; t.y < m_geo.block.y; ++t.y)
             for (t.x = 0; t.x < m_geo.block.x; ++t.x, ++t.rank) f(t);
       } else {
-        for (int r = m_team.team_rank(); r < m_nthreads; r += ts) f(thread_of(r));
+        // Team members own whole warps (member m runs warps m, m + ts, ...),
+        // so warp collectives stay within one member.
+        for (int w0 = m_team.team_rank() * warp_size; w0 < m_nthreads; w0 += ts * warp_size) {
+          const int w1 = w0 + warp_size < m_nthreads ? w0 + warp_size : m_nthreads;
+          for (int r = w0; r < w1; ++r) f(thread_of(r));
+        }
       }
     }
     leave_threads();

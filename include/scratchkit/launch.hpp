@@ -234,9 +234,11 @@ void launch(const ExecSpace& exec, const std::string& label, const LaunchParams&
     }
     plan.team_size = plan.logical_threads;
   } else {
+    // Host team members own whole warps: more members than warps would idle.
+    const int warps = (plan.logical_threads + Block<ExecSpace>::warp_size - 1) / Block<ExecSpace>::warp_size;
     int t = p.requested_host_team_size() > 0 ? p.requested_host_team_size() : team_max;
     if (t > team_max) t = team_max;
-    if (t > plan.logical_threads) t = plan.logical_threads;
+    if (t > warps) t = warps;
     plan.team_size = t < 1 ? 1 : t;
   }
   Kokkos::parallel_for(label, with_scratch(policy_type(exec, plan.league_size, plan.team_size, 1)), functor);

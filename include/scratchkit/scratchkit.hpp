@@ -10,6 +10,7 @@
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/padded_tile.hpp>
 #include <scratchkit/launch.hpp>
+#include <scratchkit/warp.hpp>
 #include <scratchkit/kernels/gemm.hpp>
 #include <scratchkit/kernels/histogram.hpp>
 #include <scratchkit/kernels/reduce.hpp>

@@ -37,7 +37,7 @@ install_dependencies() {
          "then run with SCRATCHKIT_SKIP_APT=1" >&2
     return
   fi
-  local base=(build-essential cmake libtrilinos-kokkos-dev) backports=(catch2)
+  local base=(build-essential cmake python3 libtrilinos-kokkos-dev) backports=(catch2)
   local need_base need_bp
   need_base="$(missing_packages "${base[@]}")"
   need_bp="$(missing_packages "${backports[@]}")"

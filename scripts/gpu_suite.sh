@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # On a machine with an NVIDIA GPU: configure against a CUDA-enabled Kokkos,
-# build, run the test suite, run the GPU tests under compute-sanitizer
-# (memcheck, racecheck, synccheck, initcheck) and the comparison at full
-# size. Logs go to OUTDIR.
+# build, run the test suite, the GPU tests under compute-sanitizer (memcheck,
+# racecheck, synccheck, initcheck) and the comparison at full size.
 #
 #   scripts/gpu_suite.sh KOKKOS_ROOT OUTDIR [extra cmake args...]
+#
+# OUTDIR gets machine.txt, ctest.log, sanitizer.log, summary.md and
+# results.tar.gz (bench.json, summary.csv, summary.md, plots, all logs).
+# Environment: SKIP_TESTS=1, SKIP_SANITIZER=1, SKIP_BENCH=1,
+# SANITIZER_TESTS (Catch2 filter), SANITIZER_TIMEOUT (s per tool),
+# BENCH_ARGS (default --full), BUILD_DIR.
 set -uo pipefail
 kokkos="$1"
 out="$2"
 shift 2
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-/tmp/scratchkit-build-cuda}"
+work="$(mktemp -d)"
 mkdir -p "$out"
 
 {
@@ -19,35 +25,51 @@ mkdir -p "$out"
   nvcc --version | tail -n 2
   c++ --version | head -n 1
   cmake --version | head -n 1
-} >"$out/machine.txt" 2>&1
-cat "$out/machine.txt"
+  echo "Kokkos: $(grep -m1 -o 'Kokkos_VERSION [0-9.]*' "$kokkos"/lib*/cmake/Kokkos/KokkosConfigVersion.cmake 2>/dev/null || echo "$kokkos")"
+} >"$work/machine.txt" 2>&1
+cp "$work/machine.txt" "$out/"
+cat "$work/machine.txt"
 
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$kokkos" "$@" >"$out/configure.log" 2>&1 ||
-  { tail -n 40 "$out/configure.log"; exit 1; }
-grep -A 14 "scratchkit .* configuration" "$out/configure.log"
-cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -B2 -A8 "error" "$out/build.log" | head -n 80; exit 1; }
+finish() {
+  tar -C "$work" -czf "$out/results.tar.gz" .
+  [ -f "$work/summary.md" ] && cp "$work/summary.md" "$out/"
+}
+trap finish EXIT
 
-echo "== ctest"
-ctest --test-dir "$build" --output-on-failure -j 4 >"$out/ctest.log" 2>&1
-rc_ctest=$?
-grep -E "tests passed|Skipped|Failed|\*\*\*" "$out/ctest.log"
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$kokkos" "$@" >"$work/configure.log" 2>&1 ||
+  { tail -n 40 "$work/configure.log"; exit 1; }
+grep -A 15 "scratchkit .* configuration" "$work/configure.log"
+cmake --build "$build" -j "$(nproc)" >"$work/build.log" 2>&1 || { grep -B2 -A8 "error" "$work/build.log" | head -n 80; exit 1; }
+echo "build: ok"
 
-echo "== compute-sanitizer"
-san="$out/sanitizer.log"
-: >"$san"
-rc_san=0
-for tool in memcheck racecheck synccheck initcheck; do
-  echo "---- $tool" >>"$san"
-  timeout "${SANITIZER_TIMEOUT:-240}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
-    "$build/tests/scratchkit_tests" "${SANITIZER_TESTS:-[layer],[native]}" >>"$san" 2>&1
-  rc=$?
-  echo "$tool: exit $rc" | tee -a "$san"
-  [ $rc -eq 0 ] || rc_san=1
-done
-grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$san"
+if [ "${SKIP_TESTS:-0}" != 1 ]; then
+  echo "== ctest"
+  ctest --test-dir "$build" --output-on-failure -j 4 >"$work/ctest.log" 2>&1
+  echo "ctest exit $?"
+  cp "$work/ctest.log" "$out/"
+  grep -E "tests passed|\*\*\*|Failed" "$work/ctest.log"
+fi
 
-echo "== scratchkit-compare --full"
-"$build/perf/scratchkit-compare" --full --csv "$out/compare.csv" >"$out/compare.txt" 2>"$out/compare-progress.log"
-rc_cmp=$?
-cat "$out/compare.txt"
-echo "exit codes: ctest $rc_ctest, sanitizer $rc_san, compare $rc_cmp"
+if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
+  echo "== compute-sanitizer"
+  san="$work/sanitizer.log"
+  : >"$san"
+  for tool in memcheck racecheck synccheck initcheck; do
+    echo "---- $tool" >>"$san"
+    timeout "${SANITIZER_TIMEOUT:-240}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      "$build/tests/scratchkit_tests" "${SANITIZER_TESTS:-[native]}" >>"$san" 2>&1
+    echo "$tool: exit $?" | tee -a "$san"
+  done
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$san"
+  cp "$san" "$out/"
+fi
+
+if [ "${SKIP_BENCH:-0}" != 1 ]; then
+  echo "== scratchkit-bench ${BENCH_ARGS:---full}"
+  # shellcheck disable=SC2086
+  "$build/perf/scratchkit-bench" ${BENCH_ARGS:---full} --benchmark_out="$work/bench.json" \
+    --benchmark_out_format=json >"$work/bench.txt" 2>"$work/bench-progress.log"
+  echo "bench exit $?"
+  grep -E "FAILED|cases" "$work/bench-progress.log"
+  python3 "$src/perf/report.py" "$work/bench.json" --out "$work" --plots --require-pass
+fi

@@ -37,7 +37,8 @@ install_dependencies() {
          "then run with SCRATCHKIT_SKIP_APT=1" >&2
     return
   fi
-  local base=(build-essential cmake python3 libtrilinos-kokkos-dev) backports=(catch2)
+  local base=(build-essential cmake python3 libtrilinos-kokkos-dev libbenchmark-dev) backports=(catch2)
+  [ "$mode" != main ] || base+=(python3-matplotlib)
   local need_base need_bp
   need_base="$(missing_packages "${base[@]}")"
   need_bp="$(missing_packages "${backports[@]}")"
@@ -83,8 +84,14 @@ install_dependencies
 if [ "$mode" = main ]; then
   dir="${BUILD_DIR:-$src/build}"
   configure_and_build "$dir" -DSCRATCHKIT_ENABLE_TESTS=OFF
-  say "cross-check and comparison on the default backend"
-  "$dir/perf/scratchkit-compare" ${SCRATCHKIT_COMPARE_ARGS:-}
+  results="${RESULTS_DIR:-$dir/results}"
+  mkdir -p "$results"
+  say "comparison on the default backend (progress on stderr; results in $results)"
+  # shellcheck disable=SC2086
+  "$dir/perf/scratchkit-bench" ${SCRATCHKIT_BENCH_ARGS:-} \
+    --benchmark_out="$results/bench.json" --benchmark_out_format=json >"$results/bench.txt"
+  say "summary"
+  python3 "$src/perf/report.py" "$results/bench.json" --out "$results" --plots --require-pass
 else
   dir="${BUILD_DIR:-$src/build-test}"
   # The suite runs with scratch bounds checks on.

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// GEMM rows: every variant on both backends, and cuBLAS (the FLOP ceiling).
+// Minimal traffic: A and B read once, C written once (beta = 0): (MK + KN + MN) elements; 2MNK FLOPs.
+#include "harness.hpp"
+
+#include <scratchkit/kernels/gemm.hpp>
+#include <scratchkit/native/vendor.hpp>
+
+#include <limits>
+
+namespace scratchkit {
+namespace perf {
+namespace {
+
+template <class T>
+struct GemmData {
+  using View = Kokkos::View<T**, Kokkos::LayoutRight, Mem>;
+  int n;
+  View A, B, C;
+  typename View::HostMirror hA, hB;
+  explicit GemmData(int n_)
+      : n(n_),
+        A(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gemm::A"), n_, n_),
+        B(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gemm::B"), n_, n_),
+        C(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gemm::C"), n_, n_),
+        hA(Kokkos::create_mirror(A)),
+        hB(Kokkos::create_mirror(B)) {
+    fill_random(hA, 1);
+    fill_random(hB, 2);
+    Kokkos::deep_copy(A, hA);
+    Kokkos::deep_copy(B, hB);
+  }
+};
+
+/// Checks 16 rows spread over C (the reference costs K per element).
+template <class T>
+bool check_rows(const GemmData<T>& d) {
+  auto hC = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.C);
+  const int n = d.n, rows = n < 16 ? n : 16;
+  for (int r = 0; r < rows; ++r) {
+    const int i  = static_cast<int>(static_cast<long long>(r) * (n - 1) / (rows > 1 ? rows - 1 : 1));
+    const auto res = check::gemm<T>(1, n, n, T(1), d.hA.data() + static_cast<std::size_t>(i) * n, d.hB.data(), T(0),
+                                    nullptr, hC.data() + static_cast<std::size_t>(i) * n);
+    if (!res.passed()) return false;
+  }
+  return true;
+}
+
+template <class T>
+void add(const Config& c, std::vector<Case>& cases, int n) {
+  const std::string size = std::to_string(n) + "^3";
+  const std::string key  = std::string("gemm/") + type_name<T>() + "/" + size;
+  auto data = [key, n] { return data_cache().get<GemmData<T>>(key, [n] { return GemmData<T>(n); }); };
+  const double bytes = 3.0 * n * n * sizeof(T), flops = 2.0 * n * n * n;
+  auto poison = [data] { Kokkos::deep_copy(data()->C, std::numeric_limits<T>::quiet_NaN()); };
+  for (auto v : {GemmVariant::naive, GemmVariant::tiled, GemmVariant::tiled_double_buffered,
+                 GemmVariant::register_blocked})
+    for (auto b : backends(c)) {
+      Case k{"gemm", name(v), backend_name(b), type_name<T>(), size};
+      k.bytes   = bytes;
+      k.flops   = flops;
+      k.prepare = poison;
+      k.run     = [data, v, b] {
+        auto d = data();
+        gemm(Exec(), v, T(1), d->A, d->B, T(0), d->C, b);
+      };
+      k.check = [data] { return check_rows(*data()); };
+      cases.push_back(k);
+    }
+#if SCRATCHKIT_HAS_NATIVE_CUDA && defined(KOKKOS_ENABLE_CUDA)
+  if (c.vendor) {
+    Case k{"gemm", "cublas", "vendor", type_name<T>(), size};
+    k.bytes   = bytes;
+    k.flops   = flops;
+    k.prepare = poison;
+    k.run     = [data] {
+      auto d = data();
+      native::cuda::vendor::gemm(d->n, d->n, d->n, T(1), d->A.data(), d->B.data(), T(0), d->C.data(),
+                                 Exec().cuda_stream());
+    };
+    k.check = [data] { return check_rows(*data()); };
+    cases.push_back(k);
+  }
+#endif
+}
+
+}  // namespace
+
+void add_gemm_cases(const Config& c, std::vector<Case>& cases) {
+  const std::vector<int> sizes = c.full ? std::vector<int>{4096, 8192} : std::vector<int>{160};
+  for (int n : sizes) {
+    add<float>(c, cases, n);
+    add<double>(c, cases, n);
+  }
+}
+
+}  // namespace perf
+}  // namespace scratchkit

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// 1-D stencil rows (radius 3): every variant on both backends.
+// Minimal traffic: in read once, out written once (the 7 weights are noise): 2n elements; 2(2R+1)n FLOPs.
+#include "harness.hpp"
+
+#include <scratchkit/kernels/stencil_1d.hpp>
+
+#include <limits>
+
+namespace scratchkit {
+namespace perf {
+namespace {
+
+constexpr int R = 3;
+
+template <class T>
+struct StencilData {
+  Operand1D<T> in, w;
+  Kokkos::View<T*, Mem> out;
+  explicit StencilData(std::size_t n)
+      : in("stencil_1d::in", n, 4), w("stencil_1d::w", 2 * R + 1, 5),
+        out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stencil_1d::out"), n) {}
+};
+
+template <class T>
+void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::string& size) {
+  const std::string key = std::string("stencil_1d/") + type_name<T>() + "/" + size;
+  auto data = [key, n] { return data_cache().get<StencilData<T>>(key, [n] { return StencilData<T>(n); }); };
+  for (auto v : {Stencil1DVariant::halo_tile, Stencil1DVariant::vectorized})
+    for (auto b : backends(c)) {
+      Case k{"stencil_1d_r3", name(v), backend_name(b), type_name<T>(), size};
+      k.bytes   = 2.0 * n * sizeof(T);
+      k.flops   = 2.0 * (2 * R + 1) * n;
+      k.prepare = [data] { Kokkos::deep_copy(data()->out, std::numeric_limits<T>::quiet_NaN()); };
+      k.run     = [data, v, b] {
+        auto d = data();
+        stencil_1d(Exec(), v, d->in.d, d->w.d, d->out, b);
+      };
+      k.check = [data] {
+        auto d = data();
+        auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
+        return check::stencil_1d<T>(d->in.h.data(), d->w.h.data(), R, h.data(), static_cast<int>(h.size())).passed();
+      };
+      cases.push_back(k);
+    }
+}
+
+}  // namespace
+
+void add_stencil_1d_cases(const Config& c, std::vector<Case>& cases) {
+  const std::size_t n = c.full ? (std::size_t(1) << 28) : (std::size_t(1) << 20);
+  const std::string size = c.full ? "2^28" : "2^20";
+  add<float>(c, cases, n, size);
+  add<double>(c, cases, n, size);
+}
+
+}  // namespace perf
+}  // namespace scratchkit

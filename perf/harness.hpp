@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// The perf harness's core: a case (one row of the comparison), its data
+/// cache, checking, and registration with Google Benchmark.
+#pragma once
+
+#include <scratchkit/check/reference.hpp>
+#include <scratchkit/errors.hpp>
+#include <scratchkit/kernels/variants.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace scratchkit {
+namespace perf {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+using Mem  = Exec::memory_space;
+
+/// What the run measures.
+struct Config {
+  bool full       = false;  ///< GPU-sized problems (issue sizes) instead of seconds-on-a-CPU sizes
+  int repetitions = 10;     ///< timed runs per case; the median is reported
+  bool native     = false;  ///< native CUDA rows (Kokkos::Cuda, native kernels built, a GPU present)
+  bool vendor     = false;  ///< cuBLAS / CUB rows
+  std::string only;         ///< run only cases whose name contains this
+};
+
+/// One row: a kernel x variant x backend x type x size, the minimal bytes and
+/// FLOPs it must move and do, and how to prepare, run and check it.
+struct Case {
+  std::string kernel, variant, backend, type, size;
+  double bytes = 0;  ///< each input read once, each output written once
+  double flops = 0;
+  std::function<void()> prepare;     ///< inputs ready (shared with the other rows of the same data)
+  std::function<void()> run;         ///< one launch; the harness fences around it
+  std::function<bool()> check;       ///< after a run: true when it matches the reference
+  std::string status = "";           ///< PASSED / FAILED / SKIPPED (filled by the harness)
+  std::string name() const { return kernel + "/" + variant + "/" + backend + "/" + type + "/" + size; }
+};
+
+/// Holds one data set at a time (inputs shared by the rows of a kernel, type
+/// and size), so a full GPU run never holds every input at once.
+class DataCache {
+ public:
+  template <class D, class Make>
+  std::shared_ptr<D> get(const std::string& key, const Make& make) {
+    if (key != m_key) {
+      m_data.reset();  // free the previous set first
+      m_data = std::make_shared<D>(make());
+      m_key  = key;
+    }
+    return std::static_pointer_cast<D>(m_data);
+  }
+  void clear() {
+    m_data.reset();
+    m_key.clear();
+  }
+
+ private:
+  std::string m_key;
+  std::shared_ptr<void> m_data;
+};
+
+DataCache& data_cache();
+
+/// Uniform random reals in [-1, 1), integers in [-1000, 1000].
+template <class HostView>
+void fill_random(const HostView& v, std::uint64_t seed) {
+  using T = typename HostView::non_const_value_type;
+  std::mt19937_64 g(seed);
+  if constexpr (std::is_floating_point<T>::value) {
+    std::uniform_real_distribution<double> d(-1, 1);
+    for (std::size_t i = 0; i < v.span(); ++i) v.data()[i] = static_cast<T>(d(g));
+  } else {
+    std::uniform_int_distribution<long long> d(-1000, 1000);
+    for (std::size_t i = 0; i < v.span(); ++i) v.data()[i] = static_cast<T>(d(g));
+  }
+}
+
+/// A device View filled with random values, and its host copy for the reference.
+template <class T, class Layout = Kokkos::LayoutRight>
+struct Operand1D {
+  Kokkos::View<T*, Layout, Mem> d;
+  typename Kokkos::View<T*, Layout, Mem>::HostMirror h;
+  Operand1D(const std::string& label, std::size_t n, std::uint64_t seed)
+      : d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n), h(Kokkos::create_mirror(d)) {
+    fill_random(h, seed);
+    Kokkos::deep_copy(d, h);
+  }
+};
+
+template <class T>
+const char* type_name() {
+  if (std::is_same<T, float>::value) return "float";
+  if (std::is_same<T, double>::value) return "double";
+  if (std::is_same<T, std::int32_t>::value) return "int32";
+  if (std::is_same<T, std::int64_t>::value) return "int64";
+  return "?";
+}
+
+inline const char* backend_name(Backend b) { return b == Backend::native ? "native" : "layer"; }
+
+/// The backends of kernel rows in this run.
+inline std::vector<Backend> backends(const Config& c) {
+  if (c.native) return {Backend::layer, Backend::native};
+  return {Backend::layer};
+}
+
+// Case families, one per kernel (perf/bench_<kernel>.cpp).
+void add_copy_cases(const Config&, std::vector<Case>&);
+void add_gemm_cases(const Config&, std::vector<Case>&);
+void add_reduce_cases(const Config&, std::vector<Case>&);
+void add_stencil_1d_cases(const Config&, std::vector<Case>&);
+
+}  // namespace perf
+}  // namespace scratchkit

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Turns scratchkit-bench's Google Benchmark JSON into the comparison:
+
+  report.py BENCH_JSON [--out DIR] [--plots] [--require-pass]
+
+writes DIR/summary.csv (columns: kernel,variant,backend,type,size,time_ms,
+gbps,gflops,pct_of_ceiling,ratio_layer_over_native,check), DIR/summary.md and,
+with --plots, DIR/pct_of_ceiling_<kernel>.png; prints the markdown table.
+
+pct_of_ceiling: GEMM rows against cuBLAS of the same type and size (the FLOP
+ceiling measured in the same run); every other row against the copy
+bandwidth measured in the same run (bytes read + written), using the
+kernel's minimal bytes. ratio_layer_over_native: native time / layer time
+for the same kernel, variant, type and size (1.0: the layer is as fast;
+below 1: slower). --require-pass exits 1 unless every row is PASSED or
+SKIPPED and at least one row exists."""
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+COLUMNS = ["kernel", "variant", "backend", "type", "size", "time_ms", "gbps", "gflops",
+           "pct_of_ceiling", "ratio_layer_over_native", "check"]
+
+
+def load_rows(path):
+    data = json.loads(Path(path).read_text())
+    rows, order = {}, []
+    for b in data.get("benchmarks", []):
+        name = b.get("run_name", b["name"])
+        parts = name.split("/")
+        if len(parts) < 5:
+            continue
+        key = tuple(parts[:5])
+        if key not in rows:
+            order.append(key)
+            rows[key] = {"kernel": key[0], "variant": key[1], "backend": key[2], "type": key[3], "size": key[4],
+                         "time_ms": None, "gbps": None, "gflops": None, "check": "SKIPPED"}
+        r = rows[key]
+        if b.get("error_occurred"):
+            r["check"] = "SKIPPED"
+            continue
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        unit = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
+        t = b["real_time"] * unit
+        r["time_ms"] = t
+        r["check"] = b.get("label", "") or "SKIPPED"
+        bytes_, flops = b.get("bytes", 0.0), b.get("flops", 0.0)
+        r["gbps"] = bytes_ / (t * 1e6) if t > 0 else None
+        r["gflops"] = flops / (t * 1e6) if t > 0 and flops > 0 else None
+    return data.get("context", {}), [rows[k] for k in order]
+
+
+def derive(rows):
+    copy = [r["gbps"] for r in rows if r["kernel"] == "copy" and r["gbps"]]
+    copy_gbps = max(copy) if copy else None
+    gemm_ceiling = {}
+    for r in rows:
+        if r["kernel"] == "gemm" and r["backend"] == "vendor" and r["gflops"]:
+            gemm_ceiling[(r["type"], r["size"])] = r["gflops"]
+    times = {(r["kernel"], r["variant"], r["backend"], r["type"], r["size"]): r["time_ms"] for r in rows}
+    for r in rows:
+        pct = None
+        if r["kernel"] == "copy":
+            pct = 100.0 if r["gbps"] else None
+        elif r["kernel"] == "gemm":
+            ceil = gemm_ceiling.get((r["type"], r["size"]))
+            pct = 100.0 * r["gflops"] / ceil if ceil and r["gflops"] else None
+        elif copy_gbps and r["gbps"]:
+            pct = 100.0 * r["gbps"] / copy_gbps
+        r["pct_of_ceiling"] = pct
+        ratio = None
+        if r["backend"] in ("layer", "native"):
+            lt = times.get((r["kernel"], r["variant"], "layer", r["type"], r["size"]))
+            nt = times.get((r["kernel"], r["variant"], "native", r["type"], r["size"]))
+            if lt and nt:
+                ratio = nt / lt
+        r["ratio_layer_over_native"] = ratio
+    return rows
+
+
+def fmt(v, digits):
+    return "" if v is None else f"{v:.{digits}f}"
+
+
+def write_csv(rows, path):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(COLUMNS)
+        for r in rows:
+            w.writerow([r["kernel"], r["variant"], r["backend"], r["type"], r["size"], fmt(r["time_ms"], 6),
+                        fmt(r["gbps"], 3), fmt(r["gflops"], 3), fmt(r["pct_of_ceiling"], 2),
+                        fmt(r["ratio_layer_over_native"], 4), r["check"]])
+
+
+def markdown(context, rows):
+    lines = []
+    for k in ("scratchkit", "device", "sizes", "repetitions", "date", "host_name"):
+        if k in context:
+            lines.append(f"- {k}: {context[k]}")
+    lines.append("")
+    lines.append("| kernel | variant | backend | type | size | time (ms) | GB/s | GFLOP/s | % of ceiling | layer/native | check |")
+    lines.append("|---|---|---|---|---|---:|---:|---:|---:|---:|---|")
+    for r in rows:
+        lines.append(f"| {r['kernel']} | {r['variant']} | {r['backend']} | {r['type']} | {r['size']} | "
+                     f"{fmt(r['time_ms'], 4)} | {fmt(r['gbps'], 1)} | {fmt(r['gflops'], 1)} | "
+                     f"{fmt(r['pct_of_ceiling'], 1)} | {fmt(r['ratio_layer_over_native'], 3)} | {r['check']} |")
+    return "\n".join(lines) + "\n"
+
+
+def plots(rows, out):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report.py: matplotlib not found, no plots (apt install python3-matplotlib)", file=sys.stderr)
+        return []
+    written = []
+    for kernel in sorted({r["kernel"] for r in rows if r["kernel"] != "copy"}):
+        sel = [r for r in rows if r["kernel"] == kernel and r["pct_of_ceiling"] is not None]
+        if not sel:
+            continue
+        labels = [f"{r['variant']}\n{r['backend']} {r['type']} {r['size']}" for r in sel]
+        colors = {"layer": "tab:blue", "native": "tab:orange", "vendor": "tab:green",
+                  "kokkos-builtin": "tab:purple", "ceiling": "tab:gray"}
+        fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(sel) + 2), 4.5))
+        ax.bar(range(len(sel)), [r["pct_of_ceiling"] for r in sel],
+               color=[colors.get(r["backend"], "tab:gray") for r in sel])
+        ax.set_xticks(range(len(sel)))
+        ax.set_xticklabels(labels, rotation=70, ha="right", fontsize=7)
+        ax.axhline(100, color="k", lw=0.8, ls="--")
+        ax.set_ylabel("% of ceiling")
+        ax.set_title(f"{kernel}: % of ceiling (blue layer, orange native, green vendor)")
+        fig.tight_layout()
+        path = Path(out) / f"pct_of_ceiling_{kernel}.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("json")
+    ap.add_argument("--out", default=".")
+    ap.add_argument("--plots", action="store_true")
+    ap.add_argument("--require-pass", action="store_true")
+    a = ap.parse_args()
+    context, rows = load_rows(a.json)
+    rows = derive(rows)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_csv(rows, out / "summary.csv")
+    md = markdown(context, rows)
+    (out / "summary.md").write_text(md)
+    print(md)
+    if a.plots:
+        for p in plots(rows, out):
+            print(f"plot: {p}")
+    if a.require_pass:
+        bad = [r for r in rows if r["check"] not in ("PASSED", "SKIPPED")]
+        if not rows or bad:
+            print(f"report.py: {len(rows)} rows, {len(bad)} not PASSED: "
+                  + ", ".join("/".join([r['kernel'], r['variant'], r['backend'], r['type']]) for r in bad[:10]))
+            sys.exit(1)
+        print(f"report.py: {len(rows)} rows, all PASSED or SKIPPED")
+
+
+if __name__ == "__main__":
+    main()

@@ -9,7 +9,8 @@
 # OUTDIR gets machine.txt, ctest.log, sanitizer.log, summary.md and
 # results.tar.gz (bench.json, summary.csv, summary.md, plots, all logs).
 # Environment: SKIP_TESTS=1, SKIP_SANITIZER=1, SKIP_BENCH=1,
-# SANITIZER_TESTS (Catch2 filter), SANITIZER_TIMEOUT (s per tool),
+# SANITIZER_TESTS (Catch2 filter), SANITIZER_TIMEOUT (s per tool; the
+# sanitized tests run with SCRATCHKIT_TEST_QUICK=1: sizes capped at 2^16),
 # BENCH_ARGS (default --full), BUILD_DIR.
 set -uo pipefail
 kokkos="$1"
@@ -56,7 +57,7 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
   : >"$san"
   for tool in memcheck racecheck synccheck initcheck; do
     echo "---- $tool" >>"$san"
-    timeout "${SANITIZER_TIMEOUT:-240}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+    SCRATCHKIT_TEST_QUICK=1 timeout "${SANITIZER_TIMEOUT:-240}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
       "$build/tests/scratchkit_tests" "${SANITIZER_TESTS:-[native]}" >>"$san" 2>&1
     echo "$tool: exit $?" | tee -a "$san"
   done

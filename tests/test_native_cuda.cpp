@@ -112,7 +112,8 @@ TEST_CASE("Native CUDA reduction agrees with the layer bit for bit", "[reduce][n
 #if SCRATCHKIT_TEST_TWINS
   for (auto v : {ReduceVariant::tree, ReduceVariant::grid_stride_atomic, ReduceVariant::warp_shuffle})
     for (auto op : {ReduceOp::sum, ReduceOp::min, ReduceOp::max})
-      for (std::size_t n : {1, 257, 512, 513, 1000003, 1 << 24}) {
+      for (std::size_t n0 : {1, 257, 512, 513, 1000003, 1 << 24}) {
+        const std::size_t n = test::sized(n0);
         reduce_twins<std::int32_t>(v, op, n);
         reduce_twins<std::int64_t>(v, op, n);
         reduce_twins<float>(v, op, n);
@@ -125,7 +126,8 @@ TEST_CASE("Native CUDA 1-D stencil agrees with the layer bit for bit", "[stencil
   test::require_gpu_twins();
 #if SCRATCHKIT_TEST_TWINS
   for (int R : {0, 1, 3, 8, 300})
-    for (int n : {1, 255, 257, 4099, 1 << 20}) {
+    for (int n0 : {1, 255, 257, 4099, 1 << 20}) {
+      const int n = static_cast<int>(test::sized(n0));
       stencil_twins<float>(n, R);
       stencil_twins<double>(n, R);
     }

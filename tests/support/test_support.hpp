@@ -67,6 +67,13 @@ inline std::uint64_t base_seed() {
   return s;
 }
 
+/// n, or at most 2^16 when SCRATCHKIT_TEST_QUICK is set (runs under
+/// compute-sanitizer, whose racecheck is slow on large grids).
+inline std::size_t sized(std::size_t n) {
+  static const bool quick = std::getenv("SCRATCHKIT_TEST_QUICK") != nullptr;
+  return quick && n > (std::size_t(1) << 16) ? (std::size_t(1) << 16) : n;
+}
+
 /// A seed for one case, derived from the run seed and the case's numbers.
 inline std::uint64_t case_seed(std::uint64_t a, std::uint64_t b = 0, std::uint64_t c = 0) {
   std::uint64_t h = base_seed() ^ 0x9e3779b97f4a7c15ULL;

@@ -1,5 +1,192 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/// transpose on the layer (native twin: src/cuda/transpose.cu). (to come)
+/// Matrix transpose on the layer: out(c, r) = in(r, c) (native twin: src/cuda/transpose.cu).
 #pragma once
 
+#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
+#include <scratchkit/native/transpose.hpp>
+#include <scratchkit/padded_tile.hpp>
+#include <scratchkit/shared_array.hpp>
+
+#include <climits>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+namespace scratchkit {
+namespace detail {
+
+/// Tile edge of every transpose variant: a block covers 32 x 32 elements.
+constexpr int transpose_tile = 32;
+/// Block rows: blocks are 32 x 8 threads, each moving 32 / 8 = 4 elements
+/// (fewer threads than elements: each thread's loads are independent, which
+/// hides memory latency better than one element per thread).
+constexpr int transpose_block_rows = 8;
+
+/// The (r, c) element of a 32 x 32 tile: flat with pitch 32 (tiled) ...
+template <class T>
+KOKKOS_INLINE_FUNCTION T& transpose_tile_at(const SharedArray<T, transpose_tile * transpose_tile>& s, int r, int c) {
+  return s[r * transpose_tile + c];
+}
+/// ... or padded to pitch 33 (tiled_padded), so a warp reading a column hits 32 banks.
+template <class T>
+KOKKOS_INLINE_FUNCTION T& transpose_tile_at(const PaddedTile<T, transpose_tile, transpose_tile>& s, int r, int c) {
+  return s(r, c);
+}
+
+/// Grid of 32 x 32 tiles over a rows x cols input: x across columns, y down rows.
+inline LaunchParams transpose_params(int rows, int cols) {
+  return LaunchParams(Dim3(ceil_div(cols, transpose_tile), ceil_div(rows, transpose_tile)),
+                      Dim3(transpose_tile, transpose_block_rows));
+}
+
+template <class ExecSpace, class InView, class OutView>
+void transpose_naive(const ExecSpace& exec, const InView& in, const OutView& out) {
+  using B_t        = Block<ExecSpace>;
+  constexpr int T  = transpose_tile;
+  constexpr int BR = transpose_block_rows;
+  const int rows = static_cast<int>(in.extent(0)), cols = static_cast<int>(in.extent(1));
+  launch(exec, "scratchkit::transpose_naive", transpose_params(rows, cols), KOKKOS_LAMBDA(const B_t& b) {
+    b.threads([&](const Thread& t) {
+      // Reads along rows are coalesced; writes go down a column of out (strided): the baseline.
+      const int row0 = b.block_idx().y * T, c = b.block_idx().x * T + t.x;
+      for (int j = 0; j < T; j += BR) {
+        const int r = row0 + t.y + j;
+        if (r < rows && c < cols) out(c, r) = in(r, c);
+      }
+    });
+  });
+}
+
+/// tiled and tiled_padded: Tile is SharedArray<T, 32*32> or PaddedTile<T, 32, 32>.
+template <class Tile, class ExecSpace, class InView, class OutView>
+void transpose_through_tile(const ExecSpace& exec, const char* label, const InView& in, const OutView& out) {
+  using B_t        = Block<ExecSpace>;
+  constexpr int T  = transpose_tile;
+  constexpr int BR = transpose_block_rows;
+  const int rows = static_cast<int>(in.extent(0)), cols = static_cast<int>(in.extent(1));
+  launch(exec, label, transpose_params(rows, cols).uses<Tile>(), KOKKOS_LAMBDA(const B_t& b) {
+    Tile tile(b);
+    const int row0 = b.block_idx().y * T, col0 = b.block_idx().x * T;
+    b.threads([&](const Thread& t) {
+      // A warp reads 32 consecutive elements of one input row and stores them in a tile row.
+      const int c = col0 + t.x;
+      for (int j = 0; j < T; j += BR) {
+        const int r = row0 + t.y + j;
+        if (r < rows && c < cols) transpose_tile_at(tile, t.y + j, t.x) = in(r, c);
+      }
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      // A warp reads a tile column and writes 32 consecutive elements of one output row.
+      const int r = row0 + t.x;
+      for (int j = 0; j < T; j += BR) {
+        const int c = col0 + t.y + j;
+        if (r < rows && c < cols) out(c, r) = transpose_tile_at(tile, t.x, t.y + j);
+      }
+    });
+  });
+}
+
+inline bool transpose_variant_known(TransposeVariant v) {
+  return v == TransposeVariant::naive || v == TransposeVariant::tiled || v == TransposeVariant::tiled_padded;
+}
+
+}  // namespace detail
+
+/// out(c, r) = in(r, c) for a rows x cols `in` and a cols x rows `out`, on `backend`.
+///
+/// Backend::layer runs on any Kokkos backend and takes any layouts (row-major
+/// in and out are the fast case); Backend::native runs the CUDA twin on
+/// exec's stream and needs Kokkos::Cuda and row-major contiguous CUDA Views
+/// (UnsupportedError otherwise). Throws ShapeError, naming all extents, when
+/// out is not cols x rows, and UnsupportedError when in and out overlap
+/// (no in-place transpose); both before any launch. The result is exact.
+/// Asynchronous: fence exec before reading out.
+/// \code
+/// Kokkos::View<float**> in("in", rows, cols), out("out", cols, rows);
+/// scratchkit::transpose(exec, scratchkit::TransposeVariant::tiled_padded, in, out);
+/// \endcode
+template <class ExecSpace, class InView, class OutView>
+void transpose(const ExecSpace& exec, TransposeVariant variant, const InView& in, const OutView& out,
+               Backend backend = Backend::layer) {
+  static_assert(InView::rank == 2 && OutView::rank == 2, "scratchkit::transpose: in and out must be rank-2 Views");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename InView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<ExecSpace, typename OutView::memory_space>::accessible,
+                "scratchkit::transpose: the Views must be accessible from the execution space");
+  using Scalar = typename OutView::non_const_value_type;
+  static_assert(std::is_same<typename OutView::value_type, Scalar>::value,
+                "scratchkit::transpose: out must be a View of non-const elements");
+  static_assert(std::is_same<typename InView::non_const_value_type, Scalar>::value,
+                "scratchkit::transpose: in and out must hold the same element type");
+  static_assert(std::is_same<Scalar, float>::value || std::is_same<Scalar, double>::value,
+                "scratchkit::transpose: float or double");
+  if (out.extent(0) != in.extent(1) || out.extent(1) != in.extent(0)) {
+    std::ostringstream os;
+    os << "scratchkit::transpose: out must be cols x rows for a rows x cols in: in is " << in.extent(0) << " x "
+       << in.extent(1) << ", out is " << out.extent(0) << " x " << out.extent(1) << " (expected " << in.extent(1)
+       << " x " << in.extent(0) << ")";
+    throw ShapeError(os.str());
+  }
+  // Headroom so that tile origin + 31 never overflows an int.
+  if (in.extent(0) > static_cast<std::size_t>(INT_MAX / 2) || in.extent(1) > static_cast<std::size_t>(INT_MAX / 2)) {
+    std::ostringstream os;
+    os << "scratchkit::transpose: in is " << in.extent(0) << " x " << in.extent(1)
+       << "; extents above INT_MAX/2 are not supported";
+    throw ShapeError(os.str());
+  }
+  constexpr int T       = detail::transpose_tile;
+  const long long tiles = static_cast<long long>(ceil_div(static_cast<long long>(in.extent(0)), T)) *
+                          ceil_div(static_cast<long long>(in.extent(1)), T);
+  if (tiles > INT_MAX) {
+    std::ostringstream os;
+    os << "scratchkit::transpose: in is " << in.extent(0) << " x " << in.extent(1) << ": " << tiles
+       << " tiles of 32 x 32, more than the " << INT_MAX << " blocks a launch can have";
+    throw ShapeError(os.str());
+  }
+  if (in.span() > 0 && out.span() > 0) {
+    const auto i0 = reinterpret_cast<std::uintptr_t>(in.data()), o0 = reinterpret_cast<std::uintptr_t>(out.data());
+    const auto i1 = i0 + in.span() * sizeof(Scalar), o1 = o0 + out.span() * sizeof(Scalar);
+    if (i0 < o1 && o0 < i1) {
+      std::ostringstream os;
+      os << "scratchkit::transpose: in (" << in.label() << ") and out (" << out.label()
+         << ") overlap in memory; in-place transpose is not supported";
+      throw UnsupportedError(os.str());
+    }
+  }
+  if (!detail::transpose_variant_known(variant)) {
+    std::ostringstream os;
+    os << "scratchkit::transpose: unknown variant " << static_cast<int>(variant);
+    throw UnsupportedError(os.str());
+  }
+  if (backend == Backend::native) {
+    void* stream = detail::native_stream(exec, "transpose");
+    detail::require_native_view(in, "transpose", "in");
+    detail::require_native_view(out, "transpose", "out");
+#if SCRATCHKIT_HAS_NATIVE_CUDA
+    native::cuda::transpose(variant, static_cast<int>(in.extent(0)), static_cast<int>(in.extent(1)), in.data(),
+                            out.data(), stream);
+#else
+    (void)stream;
+#endif
+    return;
+  }
+  if (in.extent(0) == 0 || in.extent(1) == 0) return;
+  using Flat   = SharedArray<Scalar, T * T>;
+  using Padded = PaddedTile<Scalar, T, T>;
+  switch (variant) {
+    case TransposeVariant::naive: detail::transpose_naive(exec, in, out); return;
+    case TransposeVariant::tiled:
+      detail::transpose_through_tile<Flat>(exec, "scratchkit::transpose_tiled", in, out);
+      return;
+    case TransposeVariant::tiled_padded:
+      detail::transpose_through_tile<Padded>(exec, "scratchkit::transpose_tiled_padded", in, out);
+      return;
+  }
+  throw UnsupportedError(std::string("scratchkit::transpose: variant ") + name(variant) +
+                         " is not implemented on the layer");
+}
+
+}  // namespace scratchkit

@@ -16,7 +16,10 @@ namespace scratchkit {
 namespace native {
 namespace cuda {
 
-// (declarations to come)
+/// out = in transposed: in is rows x cols, out is cols x rows (out[c * rows + r] = in[r * cols + c]).
+/// in and out must not overlap. Throws ShapeError on negative or too large extents.
+void transpose(TransposeVariant v, int rows, int cols, const float* in, float* out, void* stream = nullptr);
+void transpose(TransposeVariant v, int rows, int cols, const double* in, double* out, void* stream = nullptr);
 
 }  // namespace cuda
 }  // namespace native

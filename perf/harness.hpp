@@ -119,6 +119,7 @@ void add_copy_cases(const Config&, std::vector<Case>&);
 void add_gemm_cases(const Config&, std::vector<Case>&);
 void add_reduce_cases(const Config&, std::vector<Case>&);
 void add_stencil_1d_cases(const Config&, std::vector<Case>&);
+void add_transpose_cases(const Config&, std::vector<Case>&);
 
 }  // namespace perf
 }  // namespace scratchkit

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Transpose rows: every variant on both backends.
+// Minimal traffic: in read once, out written once: 2 rows x cols elements; no FLOPs.
+#include "harness.hpp"
+
+#include <scratchkit/kernels/transpose.hpp>
+
+#include <limits>
+
+namespace scratchkit {
+namespace perf {
+namespace {
+
+template <class T>
+struct TransposeData {
+  using View = Kokkos::View<T**, Kokkos::LayoutRight, Mem>;
+  View in, out;
+  typename View::HostMirror hin;
+  explicit TransposeData(int n)
+      : in(Kokkos::view_alloc(Kokkos::WithoutInitializing, "transpose::in"), n, n),
+        out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "transpose::out"), n, n),
+        hin(Kokkos::create_mirror(in)) {
+    fill_random(hin, 6);
+    Kokkos::deep_copy(in, hin);
+  }
+};
+
+template <class T>
+void add(const Config& c, std::vector<Case>& cases, int n) {
+  const std::string size = std::to_string(n) + "^2";
+  const std::string key  = std::string("transpose/") + type_name<T>() + "/" + size;
+  auto data = [key, n] { return data_cache().get<TransposeData<T>>(key, [n] { return TransposeData<T>(n); }); };
+  for (auto v : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded})
+    for (auto b : backends(c)) {
+      Case k{"transpose", name(v), backend_name(b), type_name<T>(), size};
+      k.bytes   = 2.0 * n * n * sizeof(T);
+      k.prepare = [data] { Kokkos::deep_copy(data()->out, std::numeric_limits<T>::quiet_NaN()); };
+      k.run     = [data, v, b] {
+        auto d = data();
+        transpose(Exec(), v, d->in, d->out, b);
+      };
+      k.check = [data, n] {
+        auto d = data();
+        auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
+        for (int r = 0; r < n; ++r)
+          for (int col = 0; col < n; ++col)
+            if (!(h(col, r) == d->hin(r, col))) return false;
+        return true;
+      };
+      cases.push_back(k);
+    }
+}
+
+}  // namespace
+
+void add_transpose_cases(const Config& c, std::vector<Case>& cases) {
+  const int n = c.full ? 16384 : 1024;
+  add<float>(c, cases, n);
+  add<double>(c, cases, n);
+}
+
+}  // namespace perf
+}  // namespace scratchkit

@@ -1,3 +1,276 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// histogram: layer against the host reference, native twin bit for bit. (to come)
+// histogram: layer against a host reference (exact), native twin against the layer (exact).
+// Counts are integers, so there is no tolerance: the reference bins every
+// value with the same detail::histogram_bin the kernels use, and the total is
+// checked independently against a plain lo <= v < hi count in double.
 #include "test_support.hpp"
+
+#include <scratchkit/kernels/histogram.hpp>
+
+#include <catch2/catch_template_test_macros.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+using namespace scratchkit;
+
+namespace {
+
+constexpr std::uint32_t count_poison = 0x5A5A5A5Au;
+
+/// The range each value type is binned over: lo and hi are not representable
+/// in float, so the rounding of the bounds is exercised.
+template <class T>
+struct Range {
+  static constexpr double lo = -1.3, hi = 2.7;
+};
+template <>
+struct Range<std::int32_t> {
+  static constexpr double lo = -100000.5, hi = 250000.25;
+};
+
+/// Random values over a range 10% wider than [lo, hi), plus edge values at
+/// fixed positions: the bounds and their neighbours, NaN and infinities (floats).
+template <class HostView>
+void fill_values(const HostView& h, std::uint64_t seed, double lo, double hi) {
+  using T = typename HostView::non_const_value_type;
+  const std::size_t n = h.extent(0);
+  const double w      = hi - lo;
+  std::mt19937_64 gen(seed);
+  std::vector<T> edges;
+  if constexpr (std::is_floating_point<T>::value) {
+    std::uniform_real_distribution<double> d(lo - 0.05 * w, hi + 0.05 * w);
+    for (std::size_t i = 0; i < n; ++i) h(i) = static_cast<T>(d(gen));
+    const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+    const T tlo = static_cast<T>(lo), thi = static_cast<T>(hi);
+    edges = {tlo, thi, std::nextafter(tlo, -inf), std::nextafter(tlo, inf), std::nextafter(thi, -inf),
+             std::nextafter(thi, inf), nan, -inf, inf, nan, T(-0.0), nan};
+  } else {
+    std::uniform_int_distribution<long long> d(static_cast<long long>(lo - 0.05 * w),
+                                               static_cast<long long>(hi + 0.05 * w));
+    for (std::size_t i = 0; i < n; ++i) h(i) = static_cast<T>(d(gen));
+    const long long l = static_cast<long long>(std::floor(lo)), u = static_cast<long long>(std::floor(hi));
+    edges = {T(l), T(l + 1), T(u), T(u + 1), std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0)};
+  }
+  // Spread the edge values over the array (all of them once n >= edges.size()).
+  for (std::size_t e = 0; e < edges.size() && e < n; ++e) h(e * (n / edges.size() + 1) % n) = edges[e];
+}
+
+/// Host reference: the kernels' binning, one value at a time.
+template <class T>
+std::vector<std::uint32_t> reference(const T* v, std::size_t n, double lo, double hi, int bins) {
+  const auto hb = detail::histogram_bins<T>(lo, hi, bins, "reference");
+  std::vector<std::uint32_t> ref(bins, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int k = detail::histogram_bin<detail::histogram_compute_t<T>>(
+        static_cast<detail::histogram_compute_t<T>>(v[i]), hb.lo, hb.hi, hb.scale, bins);
+    if (k >= 0) ++ref[k];
+  }
+  return ref;
+}
+
+/// Values with lo <= v < hi, compared in double (exact for float, double, int32).
+template <class T>
+std::uint64_t in_range(const T* v, std::size_t n, double lo, double hi) {
+  std::uint64_t c = 0;
+  for (std::size_t i = 0; i < n; ++i) c += (static_cast<double>(v[i]) >= lo && static_cast<double>(v[i]) < hi);
+  return c;
+}
+
+/// Runs one histogram and checks counts against ref exactly and their total against `total`.
+template <class Exec, class ValuesView>
+void check_one(HistogramVariant v, Backend backend, const ValuesView& values, double lo, double hi, int bins,
+               const std::vector<std::uint32_t>& ref, std::uint64_t total) {
+  using Counts = Kokkos::View<std::uint32_t*, typename ValuesView::memory_space>;
+  CAPTURE(name(v), name(backend), bins);
+  Counts counts("counts", bins);
+  Kokkos::deep_copy(counts, count_poison);  // counts is overwritten, never accumulated into
+  histogram(Exec(), v, values, lo, hi, counts, backend);
+  auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
+  std::size_t bad = 0, first_bad = 0;
+  std::uint64_t sum = 0;
+  for (int k = 0; k < bins; ++k) {
+    sum += out(k);
+    if (out(k) != ref[k] && bad++ == 0) first_bad = static_cast<std::size_t>(k);
+  }
+  CAPTURE(first_bad, bad == 0 ? 0u : out(first_bad), bad == 0 ? 0u : ref[first_bad]);
+  CHECK(bad == 0);
+  CHECK(sum == total);
+}
+
+template <class Exec, class T>
+void check_type() {
+  using View        = Kokkos::View<T*, typename Exec::memory_space>;
+  const double lo   = Range<T>::lo, hi = Range<T>::hi;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(65537),
+                        std::size_t(1) << 20}) {
+    const auto seed = test::case_seed(n, sizeof(T), std::is_integral<T>::value);
+    CAPTURE(n, seed, sizeof(T), std::is_integral<T>::value, Exec::name());
+    View values("values", n);
+    auto hv = Kokkos::create_mirror(values);  // a copy: on host backends a mirror view would alias
+    fill_values(hv, seed, lo, hi);
+    Kokkos::deep_copy(values, hv);
+    const std::uint64_t total = in_range(hv.data(), n, lo, hi);
+    for (int bins : {1, 7, 256, 4099, 65536}) {
+      const auto ref = reference(hv.data(), n, lo, hi, bins);
+      for (auto v : {HistogramVariant::global_atomic, HistogramVariant::shared_atomic})
+        check_one<Exec>(v, Backend::layer, values, lo, hi, bins, ref, total);
+    }
+  }
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("Histogram on the layer matches the host reference exactly", "[histogram][layer]",
+                        test::Spaces) {
+  using Exec = TestType;
+  check_type<Exec, float>();
+  check_type<Exec, double>();
+  check_type<Exec, std::int32_t>();
+}
+
+TEMPLATE_LIST_TEST_CASE("Histogram binning at the edges, checked by hand", "[histogram][layer]", test::Spaces) {
+  using Exec = TestType;
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  // [0, 4) in 4 bins: -0 counts in bin 0, 4 and everything not finite is out.
+  const std::vector<double> d = {0.0, 0.5, -0.0, 1.0, std::nextafter(4.0, 0.0), 4.0, -1e-300, nan, inf, -inf, 2.0};
+  const std::vector<std::uint32_t> d_expect = {3, 1, 1, 1};
+  // [0, 1) in 3 bins: (1 - 2^-53) * 3 rounds to 3.0 in double and is clamped to the last bin.
+  const std::vector<double> c = {std::nextafter(1.0, 0.0), 0.0, 1.0 / 3.0};
+  const std::vector<std::uint32_t> c_expect = {1, 1, 1};
+  // Integers over [-2.5, 3) in 2 bins of width 2.75.
+  const std::vector<std::int32_t> i = {-3, -2, -1, 0, 1, 2, 3};
+  const std::vector<std::uint32_t> i_expect = {3, 2};
+  for (auto v : {HistogramVariant::global_atomic, HistogramVariant::shared_atomic}) {
+    const auto run = [&](const auto& vals, double lo, double hi, const std::vector<std::uint32_t>& expect) {
+      using T = typename std::decay_t<decltype(vals)>::value_type;
+      Kokkos::View<T*, typename Exec::memory_space> values("values", vals.size());
+      auto hv = Kokkos::create_mirror(values);
+      for (std::size_t k = 0; k < vals.size(); ++k) hv(k) = vals[k];
+      Kokkos::deep_copy(values, hv);
+      CHECK(reference(vals.data(), vals.size(), lo, hi, static_cast<int>(expect.size())) == expect);
+      check_one<Exec>(v, Backend::layer, values, lo, hi, static_cast<int>(expect.size()), expect,
+                      in_range(vals.data(), vals.size(), lo, hi));
+    };
+    run(d, 0.0, 4.0, d_expect);
+    run(c, 0.0, 1.0, c_expect);
+    run(i, -2.5, 3.0, i_expect);
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("Histogram splits bins that do not fit in shared memory into chunks", "[histogram][layer]",
+                        test::Spaces) {
+  using Exec = TestType;
+  // 65536 bins are 256 KB of counters: over the level-0 limit on every backend.
+  const auto p = detail::histogram_layer_plan(Exec(), HistogramVariant::shared_atomic, 1 << 20, 65536);
+  CAPTURE(p.chunks, p.chunk_bins, p.blocks, p.shared_bytes, detail::histogram_layer_shared_max<Exec>());
+  CHECK(p.chunks > 1);
+  CHECK(static_cast<long long>(p.chunks) * p.chunk_bins >= 65536);
+  CHECK(static_cast<long long>(p.chunks - 1) * p.chunk_bins < 65536);
+  CHECK(p.shared_bytes <= detail::histogram_layer_shared_max<Exec>());
+  CHECK_NOTHROW(plan_launch<Exec>(LaunchParams(Dim3(p.blocks * p.chunks), Dim3(detail::histogram_block))
+                                      .shared_mem_bytes(p.shared_bytes)));
+  const auto q = detail::histogram_layer_plan(Exec(), HistogramVariant::shared_atomic, 1 << 20, 256);
+  CHECK(q.chunks == 1);
+  CHECK(q.chunk_bins == 256);
+}
+
+TEST_CASE("Histogram rejects bad input before launch", "[histogram][bad-input]") {
+  using Exec   = test::DeviceSpace;
+  using Values = Kokkos::View<float*, Exec::memory_space>;
+  using Counts = Kokkos::View<std::uint32_t*, Exec::memory_space>;
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  Values values("values", 100);
+  Counts counts("counts", 8), none("none", 0);
+  Kokkos::deep_copy(values, 0.5f);
+  Kokkos::deep_copy(counts, count_poison);
+  for (auto v : {HistogramVariant::global_atomic, HistogramVariant::shared_atomic}) {
+    CAPTURE(name(v));
+    CHECK_THROWS_WITH(histogram(Exec(), v, values, 0.0, 1.0, none),
+                      Catch::Matchers::ContainsSubstring("got 0") && Catch::Matchers::ContainsSubstring("bins"));
+    CHECK_THROWS_AS(histogram(Exec(), v, values, 0.0, 1.0, none), ShapeError);
+    CHECK_THROWS_WITH(histogram(Exec(), v, values, 2.0, 1.0, counts),
+                      Catch::Matchers::ContainsSubstring("lo=2, hi=1"));
+    CHECK_THROWS_AS(histogram(Exec(), v, values, 1.0, 1.0, counts), ShapeError);
+    CHECK_THROWS_WITH(histogram(Exec(), v, values, nan, 1.0, counts), Catch::Matchers::ContainsSubstring("lo=nan"));
+    CHECK_THROWS_WITH(histogram(Exec(), v, values, 0.0, inf, counts), Catch::Matchers::ContainsSubstring("hi=inf"));
+    CHECK_THROWS_AS(histogram(Exec(), v, values, -inf, 0.0, counts), ShapeError);
+    CHECK_THROWS_AS(histogram(Exec(), v, values, -1e308, 1e308, counts), ShapeError);  // hi - lo overflows
+    // A bin width float cannot hold: 8 bins per 1e-40 is 8e40 per unit.
+    CHECK_THROWS_WITH(histogram(Exec(), v, values, 0.0, 1e-40, counts),
+                      Catch::Matchers::ContainsSubstring("not representable"));
+  }
+  CHECK_THROWS_AS(histogram(Exec(), static_cast<HistogramVariant>(42), values, 0.0, 1.0, counts), UnsupportedError);
+  if (!detail::native_available<Exec>())
+    CHECK_THROWS_AS(histogram(Exec(), HistogramVariant::global_atomic, values, 0.0, 1.0, counts, Backend::native),
+                    UnsupportedError);
+  // Nothing ran: counts still holds the poison.
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
+  for (int k = 0; k < 8; ++k) CHECK(h(k) == count_poison);
+  // The same checks guard the native entry point.
+#if SCRATCHKIT_HAS_NATIVE_CUDA
+  CHECK_THROWS_AS(native::cuda::histogram(HistogramVariant::global_atomic, static_cast<const float*>(nullptr), 0,
+                                          0.0, 1.0, nullptr, 0),
+                  ShapeError);
+  CHECK_THROWS_AS(native::cuda::histogram(HistogramVariant::shared_atomic, static_cast<const double*>(nullptr), 0,
+                                          1.0, 0.0, nullptr, 4),
+                  ShapeError);
+#endif
+}
+
+namespace {
+
+#if SCRATCHKIT_TEST_TWINS
+template <class T>
+void histogram_twins(std::size_t n) {
+  using Cuda      = Kokkos::Cuda;
+  using View      = Kokkos::View<T*, Kokkos::LayoutRight, Kokkos::CudaSpace>;
+  using Counts    = Kokkos::View<std::uint32_t*, Kokkos::LayoutRight, Kokkos::CudaSpace>;
+  const double lo = Range<T>::lo, hi = Range<T>::hi;
+  const auto seed = test::case_seed(n, sizeof(T), 100 + std::is_integral<T>::value);
+  CAPTURE(n, seed, sizeof(T), std::is_integral<T>::value);
+  View values("values", n);
+  auto hv = Kokkos::create_mirror_view(values);
+  fill_values(hv, seed, lo, hi);
+  Kokkos::deep_copy(values, hv);
+  const std::uint64_t total = in_range(hv.data(), n, lo, hi);
+  // 65536 bins: several chunks on the layer (40 KB), two natively (227 KB on
+  // an H100); 300007 bins: several chunks on both.
+  for (int bins : {1, 7, 256, 4099, 65536, 300007}) {
+    const auto ref = reference(hv.data(), n, lo, hi, bins);
+    for (auto v : {HistogramVariant::global_atomic, HistogramVariant::shared_atomic}) {
+      CAPTURE(name(v), bins);
+      Counts cl("cl", bins), cn("cn", bins);
+      Kokkos::deep_copy(cl, count_poison);
+      Kokkos::deep_copy(cn, count_poison);
+      histogram(Cuda(), v, values, lo, hi, cl);
+      Cuda().fence();
+      native::cuda::histogram(v, values.data(), n, lo, hi, cn.data(), bins);
+      native::cuda::synchronize();
+      CHECK(test::same_bits(cl, cn));
+      // Each against the reference too, the native one through the public API.
+      check_one<Cuda>(v, Backend::layer, values, lo, hi, bins, ref, total);
+      check_one<Cuda>(v, Backend::native, values, lo, hi, bins, ref, total);
+    }
+  }
+}
+#endif
+
+}  // namespace
+
+TEST_CASE("Native CUDA histogram agrees with the layer exactly", "[histogram][native][cross-check]") {
+  test::require_gpu_twins();
+#if SCRATCHKIT_TEST_TWINS
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(65537),
+                        std::size_t(1) << 20, std::size_t(1) << 24}) {
+    histogram_twins<float>(n);
+    histogram_twins<double>(n);
+    histogram_twins<std::int32_t>(n);
+  }
+#endif
+}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The native CUDA (__shared__) twins: against the layer, bit for bit, where
-// both do the same operations in the same order (GEMM naive/tiled, the tree
+// both do the same operations in the same order (every GEMM variant, the tree
 // reduction, the halo-tile stencil: no atomics, same thread-to-data mapping,
 // same summation order). These need a GPU, native CUDA and a Kokkos built
 // with CUDA; elsewhere they report SKIPPED.
@@ -98,9 +98,10 @@ void stencil_twins(int n, int R) {
 TEST_CASE("Native CUDA GEMM agrees with the layer bit for bit", "[gemm][native][cross-check]") {
   test::require_gpu_twins();
 #if SCRATCHKIT_TEST_TWINS
-  for (auto v : {GemmVariant::naive, GemmVariant::tiled})
+  for (auto v : {GemmVariant::naive, GemmVariant::tiled, GemmVariant::tiled_double_buffered,
+                 GemmVariant::register_blocked})
     for (const auto& s : {std::array<int, 3>{1, 1, 1}, {16, 16, 16}, {17, 31, 13}, {127, 129, 65}, {256, 256, 256},
-                          {513, 255, 1025}}) {
+                          {513, 255, 1025}, {65, 63, 17}, {1, 129, 3}, {129, 1, 0}, {1031, 1029, 257}}) {
       gemm_twins<float>(v, s[0], s[1], s[2]);
       gemm_twins<double>(v, s[0], s[1], s[2]);
     }

@@ -14,8 +14,48 @@
 namespace scratchkit {
 namespace detail {
 
-/// Tile edge of GemmVariant::tiled.
+/// Tile edge of GemmVariant::tiled and GemmVariant::tiled_double_buffered.
 constexpr int gemm_tile = 16;
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SCRATCHKIT_GEMM_UNROLL _Pragma("unroll")
+#else
+#define SCRATCHKIT_GEMM_UNROLL
+#endif
+
+/// Elements of Scalar in one 16-byte shared-memory load.
+template <class Scalar>
+constexpr int gemm_vector_width = static_cast<int>(16 / sizeof(Scalar));
+
+/// 16 bytes of Scalar, aligned so that a copy is one 16-byte load on the GPU.
+template <class Scalar>
+struct alignas(16) GemmPack {
+  Scalar v[gemm_vector_width<Scalar>];
+};
+
+/// dst[0..VW) = s[i..i+VW) for a 16-byte aligned s[i] in scratch: one vector
+/// load on the GPU (the compiler cannot prove the scratch base aligned), plain
+/// (bounds-checked) loads on the host, where there is no type punning.
+template <class Array>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_load_pack(typename Array::value_type* dst, const Array& s, int i) {
+  using Scalar     = typename Array::value_type;
+  constexpr int VW = gemm_vector_width<Scalar>;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  SCRATCHKIT_BOUNDS_CHECK(static_cast<std::size_t>(i) + VW <= Array::size(),
+                          "scratchkit: gemm vector load out of bounds");
+  const GemmPack<Scalar> p = *reinterpret_cast<const GemmPack<Scalar>*>(&s[i]);
+  SCRATCHKIT_GEMM_UNROLL
+  for (int q = 0; q < VW; ++q) dst[q] = p.v[q];
+#else
+  for (int q = 0; q < VW; ++q) dst[q] = s[i + q];
+#endif
+}
+
+/// The TM x TN block of C one thread of GemmVariant::register_blocked accumulates.
+template <class Scalar, int TM, int TN>
+struct GemmFragment {
+  Scalar c[TM][TN];
+};
 
 template <class ExecSpace, class AV, class BV, class CV>
 void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A, const BV& B,
@@ -75,6 +115,189 @@ void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
   });
 }
 
+template <class ExecSpace, class AV, class BV, class CV>
+void gemm_tiled_double_buffered(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+                                const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+  using Scalar = typename CV::non_const_value_type;
+  using B_t    = Block<ExecSpace>;
+  constexpr int T  = gemm_tile;
+  constexpr int TT = T * T;
+  using Tiles      = SharedArray<Scalar, 2 * TT>;  // buffers 0 and 1 of one operand
+  const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
+            K = static_cast<int>(A.extent(1));
+  const int nk = ceil_div(K, T);
+  const auto p = LaunchParams(Dim3(ceil_div(N, T), ceil_div(M, T)), Dim3(T, T)).uses<Tiles, Tiles>();
+  launch(exec, "scratchkit::gemm_tiled_double_buffered", p, KOKKOS_LAMBDA(const B_t& b) {
+    Tiles As(b), Bs(b);
+    PerThread<Scalar, B_t, TT> acc(b);
+    const int row0 = b.block_idx().y * T, col0 = b.block_idx().x * T;
+    b.threads([&](const Thread& t) {
+      acc(t)       = Scalar(0);
+      const int ar = row0 + t.y, bc = col0 + t.x;
+      As[t.y * T + t.x] = (ar < M && t.x < K) ? A(ar, t.x) : Scalar(0);
+      Bs[t.y * T + t.x] = (t.y < K && bc < N) ? B(t.y, bc) : Scalar(0);
+    });
+    sync_threads(b);
+    for (int kt = 0; kt < nk; ++kt) {
+      const int cur   = (kt & 1) * TT, nxt = TT - cur;
+      const bool more = kt + 1 < nk;
+      b.threads([&](const Thread& t) {
+        // Issue the loads of tile kt+1 first: they are in flight during the math on tile kt.
+        Scalar na = Scalar(0), nb = Scalar(0);
+        if (more) {
+          const int k0 = (kt + 1) * T, ar = row0 + t.y, ac = k0 + t.x, br = k0 + t.y, bc = col0 + t.x;
+          na = (ar < M && ac < K) ? A(ar, ac) : Scalar(0);
+          nb = (br < K && bc < N) ? B(br, bc) : Scalar(0);
+        }
+        Scalar s = acc(t);
+        for (int kk = 0; kk < T; ++kk) s += As[cur + t.y * T + kk] * Bs[cur + kk * T + t.x];
+        acc(t) = s;
+        // The other buffer was last read before the previous barrier: safe to overwrite.
+        if (more) {
+          As[nxt + t.y * T + t.x] = na;
+          Bs[nxt + t.y * T + t.x] = nb;
+        }
+      });
+      sync_threads(b);  // the only barrier of a k step
+    }
+    b.threads([&](const Thread& t) {
+      const int r = row0 + t.y, c = col0 + t.x;
+      if (r < M && c < N) C(r, c) = beta == Scalar(0) ? alpha * acc(t) : alpha * acc(t) + beta * C(r, c);
+    });
+  });
+}
+
+/// Loads slice k0 of the block's A (BM x BK) and B (BK x BN) tiles into
+/// registers: thread `rank` takes elements rank, rank + threads, ... of each,
+/// k fastest in A and n fastest in B so that a warp reads consecutive addresses.
+/// Outside the matrices: zero.
+template <class Blk, class Scalar, class AV, class BV>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_load(const AV& A, const BV& B, int M, int N, int K, int row0, int col0,
+                                              int k0, int rank, Scalar (&ra)[Blk::BM * Blk::BK / Blk::threads],
+                                              Scalar (&rb)[Blk::BK * Blk::BN / Blk::threads]) {
+  constexpr int LA = Blk::BM * Blk::BK / Blk::threads, LB = Blk::BK * Blk::BN / Blk::threads;
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < LA; ++p) {
+    const int e = rank + p * Blk::threads, r = row0 + e / Blk::BK, c = k0 + e % Blk::BK;
+    ra[p]       = (r < M && c < K) ? A(r, c) : Scalar(0);
+  }
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < LB; ++p) {
+    const int e = rank + p * Blk::threads, r = k0 + e / Blk::BN, c = col0 + e % Blk::BN;
+    rb[p]       = (r < K && c < N) ? B(r, c) : Scalar(0);
+  }
+}
+
+/// Stores the registers of gemm_rb_load into buffer `buf`: A transposed
+/// (As[k][m], row pitch BM + VW against bank conflicts), B as is (Bs[k][n]).
+template <class Blk, class AArray, class BArray, class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_store(const AArray& As, const BArray& Bs, int buf, int rank,
+                                               const Scalar (&ra)[Blk::BM * Blk::BK / Blk::threads],
+                                               const Scalar (&rb)[Blk::BK * Blk::BN / Blk::threads]) {
+  constexpr int LA = Blk::BM * Blk::BK / Blk::threads, LB = Blk::BK * Blk::BN / Blk::threads;
+  constexpr int PA = Blk::BM + gemm_vector_width<Scalar>;
+  const int a0 = buf * Blk::BK * PA, b0 = buf * Blk::BK * Blk::BN;
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < LA; ++p) {
+    const int e                               = rank + p * Blk::threads;
+    As[a0 + (e % Blk::BK) * PA + e / Blk::BK] = ra[p];
+  }
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < LB; ++p) Bs[b0 + rank + p * Blk::threads] = rb[p];
+}
+
+/// One BK slice: f += As^T(:, kk) * Bs(kk, :) for kk = 0..BK-1 in order.
+/// Thread (tx, ty) owns rows g*TY*VW + ty*VW + q and columns g*TX*VW + tx*VW + q
+/// (g < TM/VW or TN/VW, q < VW): each of its shared loads is one 16-byte
+/// vector, and the 16 threads of a half-warp read 256 contiguous bytes of Bs.
+template <class Blk, class AArray, class BArray, class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_slice(GemmFragment<Scalar, Blk::TM, Blk::TN>& f, const AArray& As,
+                                               const BArray& Bs, int buf, int tx, int ty) {
+  constexpr int VW = gemm_vector_width<Scalar>, PA = Blk::BM + VW;
+  const int a0 = buf * Blk::BK * PA + ty * VW, b0 = buf * Blk::BK * Blk::BN + tx * VW;
+  constexpr int TM = Blk::TM, TN = Blk::TN;
+  SCRATCHKIT_GEMM_UNROLL
+  for (int kk = 0; kk < Blk::BK; ++kk) {
+    Scalar a[TM], bv[TN];
+    SCRATCHKIT_GEMM_UNROLL
+    for (int g = 0; g < TM / VW; ++g) gemm_load_pack(a + g * VW, As, a0 + kk * PA + g * Blk::TY * VW);
+    SCRATCHKIT_GEMM_UNROLL
+    for (int g = 0; g < TN / VW; ++g) gemm_load_pack(bv + g * VW, Bs, b0 + kk * Blk::BN + g * Blk::TX * VW);
+    SCRATCHKIT_GEMM_UNROLL
+    for (int i = 0; i < TM; ++i) {
+      SCRATCHKIT_GEMM_UNROLL
+      for (int j = 0; j < TN; ++j) f.c[i][j] += a[i] * bv[j];
+    }
+  }
+}
+
+/// GemmVariant::register_blocked with blocking Blk (GemmBlocking): A and B
+/// slices double-buffered in shared memory, the next slice loaded into
+/// registers while the current one is multiplied, one barrier per slice.
+template <class Blk, class ExecSpace, class AV, class BV, class CV>
+void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+                           const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+  using Scalar = typename CV::non_const_value_type;
+  using B_t    = Block<ExecSpace>;
+  constexpr int BM = Blk::BM, BN = Blk::BN, BK = Blk::BK, TM = Blk::TM, TN = Blk::TN, NT = Blk::threads;
+  constexpr int VW = gemm_vector_width<Scalar>, PA = BM + VW;
+  constexpr int LA = BM * BK / NT, LB = BK * BN / NT;
+  static_assert(TM % VW == 0 && TN % VW == 0, "register_blocked: TM and TN must be multiples of 16 bytes");
+  static_assert(LA * NT == BM * BK && LB * NT == BK * BN, "register_blocked: tiles must split evenly over threads");
+  using ATiles = SharedArray<Scalar, 2 * BK * PA, 16>;  // A^T, buffers 0 and 1
+  using BTiles = SharedArray<Scalar, 2 * BK * BN, 16>;  // B, buffers 0 and 1
+  using Frag   = GemmFragment<Scalar, TM, TN>;
+  const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
+            K = static_cast<int>(A.extent(1));
+  const int nk = ceil_div(K, BK);
+  const auto p =
+      LaunchParams(Dim3(ceil_div(N, BN), ceil_div(M, BM)), Dim3(Blk::TX, Blk::TY)).uses<ATiles, BTiles>();
+  launch(exec, "scratchkit::gemm_register_blocked", p, KOKKOS_LAMBDA(const B_t& b) {
+    ATiles As(b);
+    BTiles Bs(b);
+    PerThread<Frag, B_t, NT> acc(b);
+    const int row0 = b.block_idx().y * BM, col0 = b.block_idx().x * BN;
+    b.threads([&](const Thread& t) {
+      Frag& f = acc(t);
+      SCRATCHKIT_GEMM_UNROLL
+      for (int i = 0; i < TM; ++i) {
+        SCRATCHKIT_GEMM_UNROLL
+        for (int j = 0; j < TN; ++j) f.c[i][j] = Scalar(0);
+      }
+      Scalar ra[LA], rb[LB];
+      gemm_rb_load<Blk>(A, B, M, N, K, row0, col0, 0, t.rank, ra, rb);
+      gemm_rb_store<Blk>(As, Bs, 0, t.rank, ra, rb);
+    });
+    sync_threads(b);
+    for (int kt = 0; kt < nk; ++kt) {
+      const int cur   = kt & 1;
+      const bool more = kt + 1 < nk;
+      b.threads([&](const Thread& t) {
+        // Slice kt+1 goes to registers first, so its loads are in flight during the math on slice kt.
+        Scalar ra[LA], rb[LB];
+        if (more) gemm_rb_load<Blk>(A, B, M, N, K, row0, col0, (kt + 1) * BK, t.rank, ra, rb);
+        gemm_rb_slice<Blk>(acc(t), As, Bs, cur, t.x, t.y);
+        // The other buffer was last read before the previous barrier: safe to overwrite.
+        if (more) gemm_rb_store<Blk>(As, Bs, 1 - cur, t.rank, ra, rb);
+      });
+      sync_threads(b);  // the only barrier of a slice
+    }
+    b.threads([&](const Thread& t) {
+      const Frag& f = acc(t);
+      SCRATCHKIT_GEMM_UNROLL
+      for (int i = 0; i < TM; ++i) {
+        const int r = row0 + (i / VW) * Blk::TY * VW + t.y * VW + i % VW;
+        if (r >= M) continue;
+        SCRATCHKIT_GEMM_UNROLL
+        for (int j = 0; j < TN; ++j) {
+          const int c = col0 + (j / VW) * Blk::TX * VW + t.x * VW + j % VW;
+          if (c < N) C(r, c) = beta == Scalar(0) ? alpha * f.c[i][j] : alpha * f.c[i][j] + beta * C(r, c);
+        }
+      }
+    });
+  });
+}
+
 }  // namespace detail
 
 /// C = alpha*A*B + beta*C for M x K A, K x N B, M x N C, on `backend`.
@@ -84,9 +307,12 @@ void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
 /// needs Kokkos::Cuda and row-major contiguous CUDA Views (UnsupportedError
 /// otherwise). When beta == 0, C is not read (BLAS semantics: NaN in C does
 /// not propagate). Throws ShapeError on mismatched extents, before any launch.
-/// Asynchronous: fence exec before reading C.
+/// Asynchronous: fence exec before reading C. Every variant sums each C
+/// element over k = 0..K-1 in increasing order (so they agree with each other
+/// to rounding and with their native twins bit for bit); register_blocked is
+/// the fast one.
 /// \code
-/// scratchkit::gemm(exec, scratchkit::GemmVariant::tiled, 1.0f, A, B, 0.0f, C);
+/// scratchkit::gemm(exec, scratchkit::GemmVariant::register_blocked, 1.0f, A, B, 0.0f, C);
 /// \endcode
 template <class ExecSpace, class AV, class BV, class CV>
 void gemm(const ExecSpace& exec, GemmVariant variant, typename CV::non_const_value_type alpha, const AV& A,
@@ -127,7 +353,12 @@ void gemm(const ExecSpace& exec, GemmVariant variant, typename CV::non_const_val
   switch (variant) {
     case GemmVariant::naive: detail::gemm_naive(exec, alpha, A, B, beta, C); return;
     case GemmVariant::tiled: detail::gemm_tiled(exec, alpha, A, B, beta, C); return;
-    default: break;
+    case GemmVariant::tiled_double_buffered:
+      detail::gemm_tiled_double_buffered(exec, alpha, A, B, beta, C);
+      return;
+    case GemmVariant::register_blocked:
+      detail::gemm_register_blocked<typename detail::GemmDefaultBlocking<Scalar>::type>(exec, alpha, A, B, beta, C);
+      return;
   }
   throw UnsupportedError(std::string("scratchkit::gemm: variant ") + name(variant) + " is not implemented on the layer");
 }

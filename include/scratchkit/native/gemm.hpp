@@ -13,6 +13,38 @@
 #include <cstdint>
 
 namespace scratchkit {
+namespace detail {
+
+/// Blocking of GemmVariant::register_blocked, shared by the layer and the
+/// native twin so that both run the same tiles: each block computes a BM x BN
+/// tile of C, walking K in slices of BK; its (BN/TN) x (BM/TM) threads each
+/// hold a TM x TN sub-block of C in registers.
+template <int BM_, int BN_, int BK_, int TM_, int TN_>
+struct GemmBlocking {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
+  static constexpr int TX      = BN / TN;  ///< blockDim.x
+  static constexpr int TY      = BM / TM;  ///< blockDim.y
+  static constexpr int threads = TX * TY;
+  static_assert(BM > 0 && BN > 0 && BK > 0 && TM > 0 && TN > 0 && BM % TM == 0 && BN % TN == 0,
+                "GemmBlocking: BM, BN must be multiples of TM, TN");
+  static_assert(threads <= 1024, "GemmBlocking: at most 1024 threads per block");
+};
+
+/// The blocking GemmVariant::register_blocked runs with, per type: 256
+/// threads, 8 x 8 floats (4 x 4 doubles) of C per thread.
+template <class Scalar>
+struct GemmDefaultBlocking;
+template <>
+struct GemmDefaultBlocking<float> {
+  using type = GemmBlocking<128, 128, 8, 8, 8>;
+};
+template <>
+struct GemmDefaultBlocking<double> {
+  using type = GemmBlocking<64, 64, 8, 4, 4>;
+};
+
+}  // namespace detail
+
 namespace native {
 namespace cuda {
 

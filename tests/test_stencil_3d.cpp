@@ -1,3 +1,201 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// stencil 3d: layer against the host reference, native twin bit for bit. (to come)
+// 3-D 7-point stencil: layer against the host reference, the two variants
+// against each other, native twin bit for bit.
+//
+// Tolerance (rounding class, check::stencil_3d_7pt derives it): an interior
+// point is 5 additions of the 6 neighbours, 2 products and 1 addition, so
+//   |out - ref| <= gamma_8 (|c0||u| + |c1| sum |neighbours|)   (gamma_7 suffices);
+// boundary points are copies and must match bit for bit. Both variants do the
+// same operations in the same order, so they agree bit for bit with each
+// other on every backend, and with their native twins on the GPU.
 #include "test_support.hpp"
+
+#include <scratchkit/check/reference.hpp>
+#include <scratchkit/kernels/stencil_3d.hpp>
+
+#include <catch2/catch_template_test_macros.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <array>
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace scratchkit;
+
+namespace {
+
+constexpr Stencil3DVariant variants[] = {Stencil3DVariant::tile_2d_halo, Stencil3DVariant::z_streaming};
+
+/// Random c0, c1 in [-1, 1) for a case, from its seed.
+template <class T>
+std::array<T, 2> coefficients(std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  const T c0 = static_cast<T>(d(gen));
+  return {c0, static_cast<T>(d(gen))};
+}
+
+template <class Exec, class T, class Layout = Kokkos::LayoutRight>
+void check_stencil(Stencil3DVariant v, int nz, int ny, int nx) {
+  using View      = Kokkos::View<T***, Layout, typename Exec::memory_space>;
+  const auto seed = test::case_seed(nz, ny, static_cast<std::uint64_t>(nx) * 2 + sizeof(T));
+  const auto c    = coefficients<T>(seed + 7);
+  CAPTURE(name(v), nz, ny, nx, seed, c[0], c[1], Exec::name(), sizeof(T));
+  View in("in", nz, ny, nx), out("out", nz, ny, nx);
+  // Host copies in LayoutRight order, as the reference reads them.
+  Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace> hin("hin", nz, ny, nx), hout("hout", nz, ny, nx);
+  test::fill_random(hin, seed);
+  auto min = Kokkos::create_mirror_view(in);
+  Kokkos::deep_copy(min, hin);  // reorders when Layout is not LayoutRight
+  Kokkos::deep_copy(in, min);
+  Kokkos::deep_copy(out, test::poison<T>());
+  stencil_3d_7pt(Exec(), v, in, out, c[0], c[1]);
+  auto mout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  Kokkos::deep_copy(hout, mout);
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  CAPTURE(res.worst);
+  CHECK(res.bad == 0);
+}
+
+const int shapes[][3] = {
+    {1, 1, 1},   {2, 2, 2},    {3, 3, 3},    {1, 5, 7},   {5, 1, 7},    {5, 7, 1},   {2, 9, 40},  {40, 2, 9},
+    {9, 40, 2},  {1, 2, 3},    {3, 2, 1},    {3, 3, 34},  {4, 9, 33},   {8, 32, 8},  {33, 8, 32}, {17, 33, 65},
+    {31, 17, 3}, {70, 10, 34}, {65, 16, 64}, {64, 64, 64}, {0, 4, 4},   {4, 0, 4},   {4, 4, 0},
+};
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("3-D stencil on the layer matches the host reference", "[stencil_3d][layer]",
+                        test::Spaces) {
+  using Exec = TestType;
+  for (auto v : variants)
+    for (const auto& s : shapes) {
+      check_stencil<Exec, float>(v, s[0], s[1], s[2]);
+      check_stencil<Exec, double>(v, s[0], s[1], s[2]);
+    }
+}
+
+TEMPLATE_LIST_TEST_CASE("3-D stencil on the layer takes other layouts and more than 65535 planes",
+                        "[stencil_3d][layer]", test::Spaces) {
+  using Exec = TestType;
+  for (auto v : variants) {
+    check_stencil<Exec, double, Kokkos::LayoutLeft>(v, 13, 11, 37);
+    check_stencil<Exec, float, Kokkos::LayoutLeft>(v, 35, 3, 33);
+    // tile_2d_halo loops over planes above gridDim.y's 65535.
+    check_stencil<Exec, float>(v, 65535 + 70, 3, 1);
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("3-D stencil variants agree bit for bit", "[stencil_3d][layer]", test::Spaces) {
+  using Exec = TestType;
+  using View = Kokkos::View<double***, Kokkos::LayoutRight, typename Exec::memory_space>;
+  for (const auto& s : {std::array<int, 3>{3, 3, 3}, {17, 33, 65}, {70, 10, 34}}) {
+    const auto seed = test::case_seed(s[0], s[1], s[2]);
+    CAPTURE(s[0], s[1], s[2], seed, Exec::name());
+    View in("in", s[0], s[1], s[2]), a("a", s[0], s[1], s[2]), b("b", s[0], s[1], s[2]);
+    auto hin = Kokkos::create_mirror_view(in);
+    test::fill_random(hin, seed);
+    Kokkos::deep_copy(in, hin);
+    Kokkos::deep_copy(a, test::poison<double>());
+    Kokkos::deep_copy(b, test::poison<double>());
+    const double alpha = 0.125;  // a heat step
+    stencil_3d_7pt(Exec(), Stencil3DVariant::tile_2d_halo, in, a, 1 - 6 * alpha, alpha);
+    stencil_3d_7pt(Exec(), Stencil3DVariant::z_streaming, in, b, 1 - 6 * alpha, alpha);
+    CHECK(test::same_bits(a, b));
+  }
+}
+
+TEST_CASE("3-D stencil rejects bad shapes and aliasing before launch", "[stencil_3d][bad-input]") {
+  using Exec = test::DeviceSpace;
+  using View = Kokkos::View<float***, Kokkos::LayoutRight, Exec::memory_space>;
+  View in("in", 4, 5, 6), out("out", 4, 5, 7);
+  for (auto v : variants) {
+    CHECK_THROWS_WITH(stencil_3d_7pt(Exec(), v, in, out, 0.4f, 0.1f),
+                      Catch::Matchers::ContainsSubstring("in is 4 x 5 x 6, out is 4 x 5 x 7"));
+    View out2("out", 5, 5, 6), out3("out", 4, 6, 6);
+    CHECK_THROWS_AS(stencil_3d_7pt(Exec(), v, in, out2, 0.4f, 0.1f), ShapeError);
+    CHECK_THROWS_AS(stencil_3d_7pt(Exec(), v, in, out3, 0.4f, 0.1f), ShapeError);
+    CHECK_THROWS_WITH(stencil_3d_7pt(Exec(), v, in, in, 0.4f, 0.1f),
+                      Catch::Matchers::ContainsSubstring("same array"));
+    View ok("ok", 4, 5, 6);
+    CHECK_NOTHROW(stencil_3d_7pt(Exec(), v, in, ok, 0.4f, 0.1f));
+  }
+}
+
+TEST_CASE("3-D stencil Backend::native needs CUDA", "[stencil_3d][bad-input]") {
+  using Exec = test::HostSpace;
+  Kokkos::View<float***, Kokkos::LayoutRight, Exec::memory_space> in("in", 3, 3, 3), out("out", 3, 3, 3);
+  if (!detail::native_available<Exec>())
+    CHECK_THROWS_AS(stencil_3d_7pt(Exec(), Stencil3DVariant::z_streaming, in, out, 0.4f, 0.1f, Backend::native),
+                    UnsupportedError);
+}
+
+TEST_CASE("check::stencil_3d_7pt copies the boundary and bounds the interior", "[stencil_3d][check]") {
+  // 3 x 3 x 3: one interior point (1, 1, 1).
+  std::vector<double> in(27), out;
+  for (int i = 0; i < 27; ++i) in[i] = 0.25 * i - 3;
+  const double c0 = 0.4, c1 = 0.1;
+  out        = in;
+  out[13]    = c0 * in[13] + c1 * (in[12] + in[14] + in[10] + in[16] + in[4] + in[22]);
+  CHECK(check::stencil_3d_7pt<double>(in.data(), out.data(), 3, 3, 3, c0, c1).passed());
+  auto bad   = out;
+  bad[13]    = out[13] + 1e-6;
+  CHECK(check::stencil_3d_7pt<double>(in.data(), bad.data(), 3, 3, 3, c0, c1).bad == 1);
+  bad        = out;
+  bad[0]     = std::nextafter(in[0], 1e9);  // the boundary is a copy: one ulp is wrong
+  CHECK(check::stencil_3d_7pt<double>(in.data(), bad.data(), 3, 3, 3, c0, c1).bad == 1);
+  bad        = out;
+  bad[13]    = std::nan("");
+  CHECK(check::stencil_3d_7pt<double>(in.data(), bad.data(), 3, 3, 3, c0, c1).bad == 1);
+}
+
+namespace {
+#if SCRATCHKIT_TEST_TWINS
+template <class T>
+void stencil_3d_twins(Stencil3DVariant v, int nz, int ny, int nx, bool via_public_api) {
+  using View      = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::CudaSpace>;
+  const auto seed = test::case_seed(nz, ny, static_cast<std::uint64_t>(nx) * 2 + sizeof(T));
+  const auto c    = coefficients<T>(seed + 7);
+  CAPTURE(name(v), nz, ny, nx, seed, c[0], c[1], sizeof(T), via_public_api);
+  View in("in", nz, ny, nx), ol("ol", nz, ny, nx), on("on", nz, ny, nx);
+  auto hin = Kokkos::create_mirror_view(in);
+  test::fill_random(hin, seed);
+  Kokkos::deep_copy(in, hin);
+  Kokkos::deep_copy(ol, test::poison<T>());
+  Kokkos::deep_copy(on, test::poison<T>());
+  const Kokkos::Cuda exec;
+  stencil_3d_7pt(exec, v, in, ol, c[0], c[1]);
+  if (via_public_api) {
+    stencil_3d_7pt(exec, v, in, on, c[0], c[1], Backend::native);
+  } else {
+    native::cuda::stencil_3d_7pt(v, in.data(), on.data(), nz, ny, nx, c[0], c[1], exec.cuda_stream());
+  }
+  exec.fence();
+  CHECK(test::same_bits(ol, on));
+  auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ol);
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  CAPTURE(res.worst);
+  CHECK(res.bad == 0);
+}
+#endif
+}  // namespace
+
+TEST_CASE("Native CUDA 3-D stencil agrees with the layer bit for bit", "[stencil_3d][native][cross-check]") {
+  test::require_gpu_twins();
+#if SCRATCHKIT_TEST_TWINS
+  for (auto v : variants) {
+    for (const auto& s : shapes) {
+      stencil_3d_twins<float>(v, s[0], s[1], s[2], false);
+      stencil_3d_twins<double>(v, s[0], s[1], s[2], false);
+    }
+    for (const auto& s : {std::array<int, 3>{130, 129, 257}, {256, 256, 256}, {1, 1000, 1000}}) {
+      stencil_3d_twins<float>(v, s[0], s[1], s[2], true);
+      stencil_3d_twins<double>(v, s[0], s[1], s[2], true);
+    }
+    // Loops over gridDim.y: planes (tile_2d_halo) and chunks of 32 planes (z_streaming).
+    stencil_3d_twins<float>(v, 65535 * 32 + 37, 3, 3, false);
+  }
+#endif
+}

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // 1-D stencil by hand in CUDA with extern __shared__: the twin of include/scratchkit/kernels/stencil_1d.hpp.
+// Same variants, same operations in the same order, so results agree bit for bit.
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
 
+#include <cstdint>
 #include <sstream>
 #include <string>
 
@@ -39,9 +41,104 @@ __global__ void stencil_1d_halo_tile_kernel(const S* __restrict__ in, const S* _
   }
 }
 
+// Vectorized: the twin of detail::stencil_1d_vectorized (same tile layout,
+// same sliding window, same per-output order j = 0..2R), with float4/double2.
+template <class S>
+struct vec_of;
+template <>
+struct vec_of<float> {
+  using type           = float4;
+  static constexpr int n = 4;
+};
+template <>
+struct vec_of<double> {
+  using type           = double2;
+  static constexpr int n = 2;
+};
+__device__ inline void unpack(const float4& q, float* x) {
+  x[0] = q.x;
+  x[1] = q.y;
+  x[2] = q.z;
+  x[3] = q.w;
+}
+__device__ inline void unpack(const double2& q, double* x) {
+  x[0] = q.x;
+  x[1] = q.y;
+}
+__device__ inline float4 pack(const float* a) { return make_float4(a[0], a[1], a[2], a[3]); }
+__device__ inline double2 pack(const double* a) { return make_double2(a[0], a[1]); }
+
+/// Tile of the vectorized kernel, in vectors: BS outputs' worth, 2R' halo
+/// (R' = R rounded up to V) and one more vector that the sliding window reads.
+template <class S>
+__host__ __device__ inline int vec_chunks(int R) {
+  constexpr int V = vec_of<S>::n;
+  return BS + 2 * ((R + V - 1) / V) + 1;
+}
+
+template <class S>
+__global__ void stencil_1d_vectorized_kernel(const S* __restrict__ in, const S* __restrict__ w, int R,
+                                             S* __restrict__ out, int n, bool vec_in, bool vec_out) {
+  using Vec             = typename vec_of<S>::type;
+  constexpr int V       = vec_of<S>::n;
+  constexpr int VB      = V * BS;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int Rp      = (R + V - 1) / V * V;
+  const int off     = Rp - R;
+  const int nchunks = vec_chunks<S>(R);
+  const int cend    = (off + 2 * R) / V;
+  Vec* tile         = reinterpret_cast<Vec*>(smem);
+  S* ws             = reinterpret_cast<S*>(smem + round16(static_cast<std::size_t>(nchunks) * V * sizeof(S)));
+  const int t       = threadIdx.x;
+  const int gstart  = blockIdx.x * VB - Rp;  // global index of the tile's first element, a multiple of V
+  for (int k = t; k < nchunks; k += BS) {
+    const int g = gstart + V * k;
+    Vec q;
+    if (vec_in && g >= 0 && g + V <= n) {
+      q = reinterpret_cast<const Vec*>(in)[g / V];
+    } else {
+      S e[V];
+#pragma unroll
+      for (int l = 0; l < V; ++l) e[l] = (g + l >= 0 && g + l < n) ? in[g + l] : S(0);
+      q = pack(e);
+    }
+    tile[k] = q;
+  }
+  for (int k = t; k <= 2 * R; k += BS) ws[k] = w[k];
+  __syncthreads();
+  const int i0 = blockIdx.x * VB + V * t;
+  if (i0 < n) {
+    S acc[V], x[2 * V];
+#pragma unroll
+    for (int v = 0; v < V; ++v) acc[v] = S(0);
+    unpack(tile[t], x);
+    for (int c = 0; c <= cend; ++c) {
+      unpack(tile[t + c + 1], x + V);
+#pragma unroll
+      for (int r = 0; r < V; ++r) {
+        const int j = c * V + r - off;  // x[r + v] is the tile element of output i0 + v at weight j
+        if (j >= 0 && j <= 2 * R) {
+          const S wj = ws[j];
+#pragma unroll
+          for (int v = 0; v < V; ++v) acc[v] += wj * x[r + v];
+        }
+      }
+#pragma unroll
+      for (int e = 0; e < V; ++e) x[e] = x[V + e];
+    }
+    if (vec_out && i0 + V <= n) {
+      reinterpret_cast<Vec*>(out)[i0 / V] = pack(acc);
+    } else {
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (i0 + v < n) out[i0 + v] = acc[v];
+    }
+  }
+}
+
 template <class S>
 void stencil_impl(Stencil1DVariant v, const S* in, const S* w, int R, S* out, int n, void* stream) {
-  if (v != Stencil1DVariant::halo_tile)
+  if (v != Stencil1DVariant::halo_tile && v != Stencil1DVariant::vectorized)
     throw UnsupportedError(std::string("scratchkit::native::cuda::stencil_1d: variant ") + name(v) +
                            " is not implemented");
   if (R < 0 || n < 0) {
@@ -50,7 +147,11 @@ void stencil_impl(Stencil1DVariant v, const S* in, const S* w, int R, S* out, in
     throw ShapeError(os.str());
   }
   if (n == 0) return;
-  const std::size_t bytes = round16((BS + 2 * R) * sizeof(S)) + (2 * R + 1) * sizeof(S);
+  const bool vec        = v == Stencil1DVariant::vectorized;
+  const int V           = vec_of<S>::n;
+  const std::size_t tile_elems =
+      vec ? static_cast<std::size_t>(vec_chunks<S>(R)) * V : static_cast<std::size_t>(BS + 2 * R);
+  const std::size_t bytes = round16(tile_elems * sizeof(S)) + (2 * R + 1) * sizeof(S);
   int dev = 0, optin = 0;
   SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
   SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
@@ -60,11 +161,25 @@ void stencil_impl(Stencil1DVariant v, const S* in, const S* w, int R, S* out, in
        << " bytes of shared memory per block, the device allows " << optin;
     throw LaunchError(os.str());
   }
-  if (bytes > 48 * 1024)  // above 48 KB a kernel must opt in
-    SCRATCHKIT_CUDA_CHECK(cudaFuncSetAttribute(stencil_1d_halo_tile_kernel<S>,
+  const cudaStream_t s = detail::as_stream(stream);
+  if (!vec) {
+    if (bytes > 48 * 1024)  // above 48 KB a kernel must opt in
+      SCRATCHKIT_CUDA_CHECK(cudaFuncSetAttribute(stencil_1d_halo_tile_kernel<S>,
+                                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 static_cast<int>(bytes)));
+    stencil_1d_halo_tile_kernel<S><<<detail::ceil_div(n, BS), BS, bytes, s>>>(in, w, R, out, n);
+    SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_1d_halo_tile");
+    return;
+  }
+  // 16-byte accesses where the arrays allow them (a pointer into the middle
+  // of an array may not be aligned), scalar ones elsewhere, as on the layer.
+  const bool vec_in  = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  const bool vec_out = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  if (bytes > 48 * 1024)
+    SCRATCHKIT_CUDA_CHECK(cudaFuncSetAttribute(stencil_1d_vectorized_kernel<S>,
                                                cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-  stencil_1d_halo_tile_kernel<S><<<detail::ceil_div(n, BS), BS, bytes, detail::as_stream(stream)>>>(in, w, R, out, n);
-  SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_1d_halo_tile");
+  stencil_1d_vectorized_kernel<S><<<detail::ceil_div(n, V * BS), BS, bytes, s>>>(in, w, R, out, n, vec_in, vec_out);
+  SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_1d_vectorized");
 }
 
 }  // namespace

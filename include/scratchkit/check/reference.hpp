@@ -117,3 +117,58 @@ Result stencil_1d(const T* in, const T* w, int R, const T* out, int n) {
 
 }  // namespace check
 }  // namespace scratchkit
+
+// ---------------------------------------------------------------------------
+// 3-D 7-point stencil (appended with the kernel).
+#include <cstring>
+
+namespace scratchkit {
+namespace check {
+
+/// Checks one 7-point stencil step (Jacobi/heat) on nz x ny x nx arrays
+/// indexed (z*ny + y)*nx + x, x fastest.
+///
+/// Interior points are computed as
+///   s = n_1; s += n_2; ... s += n_6;   (5 additions: each n_k sees at most 5 roundings)
+///   out = c0*u + c1*s                  (2 products, 1 addition)
+/// so, with fl(a op b) = (a op b)(1 + d), |d| <= u, each neighbour term
+/// carries a factor (1 + theta_7) and the centre term (1 + theta_2), |theta_k| <= gamma_k
+/// (Higham 3.1). An FMA only removes roundings. Hence
+///   |out - ref| <= gamma_7 (|c0||u| + |c1| sum_k |n_k|);
+/// the check uses gamma_8, the one spare unit covering the long double
+/// reference's own rounding. Boundary points (an index 0 or n-1 in any
+/// dimension) are copies and must equal `in` bit for bit.
+template <class T>
+Result stencil_3d_7pt(const T* in, const T* out, int nz, int ny, int nx, T c0, T c1) {
+  Result r;
+  const double g = gamma<T>(8);
+  const auto at  = [&](const T* a, int z, int y, int x) {
+    return a[(static_cast<std::size_t>(z) * ny + y) * nx + x];
+  };
+  for (int z = 0; z < nz; ++z)
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x) {
+        const T u   = at(in, z, y, x);
+        const T got = at(out, z, y, x);
+        if (z == 0 || y == 0 || x == 0 || z == nz - 1 || y == ny - 1 || x == nx - 1) {
+          const bool same = std::memcmp(&u, &got, sizeof(T)) == 0;
+          detail::account(r, same ? 0.0 : std::numeric_limits<double>::infinity(), 0.0);
+          continue;
+        }
+        const T nb[6] = {at(in, z, y, x - 1), at(in, z, y, x + 1), at(in, z, y - 1, x),
+                         at(in, z, y + 1, x), at(in, z - 1, y, x), at(in, z + 1, y, x)};
+        long double s = 0, abs = 0;
+        for (const T v : nb) {
+          s += v;
+          abs += std::fabs(static_cast<long double>(v));
+        }
+        const long double c0l = c0, c1l = c1, ul = u;
+        const long double ref = c0l * ul + c1l * s;
+        const double bound    = g * static_cast<double>(std::fabs(c0l) * std::fabs(ul) + std::fabs(c1l) * abs);
+        detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(got) - ref)), bound);
+      }
+  return r;
+}
+
+}  // namespace check
+}  // namespace scratchkit

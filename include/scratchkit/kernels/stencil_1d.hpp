@@ -8,7 +8,16 @@
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
 
+#include <cstdint>
 #include <sstream>
+
+// Full unrolling of the compile-time-bounded loops over a vector's lanes, so
+// that the lane arrays stay in registers (nvcc unrolls them anyway; this says so).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define SCRATCHKIT_STENCIL1D_UNROLL _Pragma("unroll")
+#else
+#define SCRATCHKIT_STENCIL1D_UNROLL
+#endif
 
 namespace scratchkit {
 namespace detail {
@@ -51,14 +60,133 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
   });
 }
 
+/// Outputs per thread of Stencil1DVariant::vectorized: one 16-byte vector
+/// (4 floats, 2 doubles).
+template <class T>
+constexpr int stencil1d_vec = static_cast<int>(16 / sizeof(T));
+
+/// One 16-byte vector of T: a copy of it is one 16-byte load or store on GPUs.
+template <class T>
+struct alignas(16) Stencil1DVec {
+  T v[stencil1d_vec<T>];
+};
+
+/// True when element i of `view` may be read as part of a 16-byte vector
+/// (contiguous, data pointer 16-byte aligned; rank 1, so stride 1).
+template <class View>
+bool stencil1d_vector_ok(const View& view) {
+  return view.span_is_contiguous() && reinterpret_cast<std::uintptr_t>(view.data()) % 16 == 0;
+}
+
+// Same math as halo_tile (zero boundary, per output j = 0..2R in order, from
+// s = 0), so the results are bit-identical; the differences are in the data
+// movement. Each thread computes V consecutive outputs; the tile is aligned to
+// the input: tile[k] holds in(gstart + k), gstart = block * V*BS - Rp with Rp =
+// R rounded up to V, so chunks of V elements are 16-byte aligned both in
+// global memory and in the tile. It is filled with one vector per chunk (scalar
+// loads at the ends, or everywhere when `in` is not contiguous and 16-byte
+// aligned), and read back a vector at a time into a window of two chunks that
+// slides along j. Output v of thread t at weight j reads tile[V*t + off + v + j],
+// off = Rp - R.
+template <class ExecSpace, class InView, class WView, class OutView>
+void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView& w, const OutView& out) {
+  using T   = typename OutView::non_const_value_type;
+  using Vec = Stencil1DVec<T>;
+  using B_t = Block<ExecSpace>;
+  constexpr int BS = stencil1d_block, V = stencil1d_vec<T>, VB = V * BS;
+  const int n       = static_cast<int>(in.extent(0));
+  const int R       = static_cast<int>((w.extent(0) - 1) / 2);
+  const int Rp      = (R + V - 1) / V * V;
+  const int off     = Rp - R;
+  const int nchunks = BS + 2 * Rp / V + 1;  // the window reads one chunk past the last output's
+  const int cend    = (off + 2 * R) / V;    // chunk of the last weight, from the thread's first
+  // The vector path reinterprets in's data as T: only when its elements are T.
+  constexpr bool same_t = std::is_same<typename InView::non_const_value_type, T>::value;
+  const bool vec_in = same_t && stencil1d_vector_ok(in), vec_out = stencil1d_vector_ok(out);
+  DynamicLayout layout;
+  const std::size_t tile_off = layout.add<T>(static_cast<std::size_t>(nchunks) * V, 16);
+  const std::size_t w_off    = layout.add<T>(2 * R + 1);
+  const auto p = LaunchParams(Dim3(ceil_div(n, VB)), Dim3(BS)).shared_mem_bytes(layout).require(layout);
+  launch(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
+    auto tile        = DynamicSharedArray<T>::offset(b, tile_off, static_cast<std::size_t>(nchunks) * V);
+    auto ws          = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
+    Vec* tv          = reinterpret_cast<Vec*>(tile.data());
+    const int gstart = b.block_idx().x * VB - Rp;  // global index of tile[0], a multiple of V
+    b.threads([&](const Thread& t) {
+      for (int k = t.rank; k < nchunks; k += BS) {
+        const int g = gstart + V * k;
+        Vec q;
+        if (vec_in && g >= 0 && g + V <= n) {
+          q = reinterpret_cast<const Vec*>(in.data())[g / V];
+        } else {
+          SCRATCHKIT_STENCIL1D_UNROLL
+          for (int e = 0; e < V; ++e) q.v[e] = (g + e >= 0 && g + e < n) ? in(g + e) : T(0);
+        }
+        tv[k] = q;
+      }
+      for (int k = t.rank; k <= 2 * R; k += BS) ws[k] = w(k);
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      const int i0 = b.block_idx().x * VB + V * t.rank;
+      if (i0 < n) {
+        T acc[V], x[2 * V];
+        SCRATCHKIT_STENCIL1D_UNROLL
+        for (int v = 0; v < V; ++v) acc[v] = T(0);
+        Vec q = tv[t.rank];
+        SCRATCHKIT_STENCIL1D_UNROLL
+        for (int e = 0; e < V; ++e) x[e] = q.v[e];
+        for (int c = 0; c <= cend; ++c) {
+          q = tv[t.rank + c + 1];
+          SCRATCHKIT_STENCIL1D_UNROLL
+          for (int e = 0; e < V; ++e) x[V + e] = q.v[e];
+          SCRATCHKIT_STENCIL1D_UNROLL
+          for (int r = 0; r < V; ++r) {
+            const int j = c * V + r - off;  // x[r + v] is tile[V*t + off + v + j]
+            if (j >= 0 && j <= 2 * R) {
+              const T wj = ws[j];
+              SCRATCHKIT_STENCIL1D_UNROLL
+              for (int v = 0; v < V; ++v) acc[v] += wj * x[r + v];
+            }
+          }
+          SCRATCHKIT_STENCIL1D_UNROLL
+          for (int e = 0; e < V; ++e) x[e] = x[V + e];
+        }
+        if (vec_out && i0 + V <= n) {
+          SCRATCHKIT_STENCIL1D_UNROLL
+          for (int v = 0; v < V; ++v) q.v[v] = acc[v];
+          reinterpret_cast<Vec*>(out.data())[i0 / V] = q;
+        } else {
+          SCRATCHKIT_STENCIL1D_UNROLL
+          for (int v = 0; v < V; ++v)
+            if (i0 + v < n) out(i0 + v) = acc[v];
+        }
+      }
+    });
+  });
+}
+
 }  // namespace detail
 
 /// out(i) = sum_{j=0}^{2R} w(j) * in(i + j - R), with in(k) = 0 outside
 /// [0, n) (zero boundary), for a stencil of 2R+1 weights.
+/// Variants: `halo_tile` (one output per thread, a tile of 256 + 2R
+/// elements) and `vectorized` (V = 16 / sizeof(T) consecutive outputs per
+/// thread, a tile of 256 V + 2 R' + V elements, R' = R rounded up to V, filled
+/// and read with 16-byte vectors). `vectorized` uses 16-byte global loads
+/// (stores) only where `in` (`out`) is contiguous with a 16-byte aligned data
+/// pointer, and scalar accesses elsewhere, e.g. for a subview that starts at
+/// an odd element. Both compute every output as s = 0; s += w(j) * in(i+j-R)
+/// for j = 0..2R in order, so they agree bit for bit with each other and with
+/// their native twins.
 /// Throws ShapeError if in and out differ in length or w has an even number
-/// of weights; LaunchError if the tile of 256 + 2R elements plus the weights
-/// do not fit in the backend's scratch. Backend::native runs the CUDA twin
-/// on exec's stream (Kokkos::Cuda, contiguous CUDA Views).
+/// of weights; LaunchError if the tile plus the weights do not fit in the
+/// backend's scratch. Backend::native runs the CUDA twin on exec's stream
+/// (Kokkos::Cuda, contiguous CUDA Views).
+/// \code
+/// Kokkos::View<float*> in("in", n), w("w", 2 * R + 1), out("out", n);
+/// scratchkit::stencil_1d(exec, scratchkit::Stencil1DVariant::vectorized, in, w, out);
+/// \endcode
 template <class ExecSpace, class InView, class WView, class OutView>
 void stencil_1d(const ExecSpace& exec, Stencil1DVariant variant, const InView& in, const WView& w,
                 const OutView& out, Backend backend = Backend::layer) {
@@ -90,6 +218,12 @@ void stencil_1d(const ExecSpace& exec, Stencil1DVariant variant, const InView& i
   }
   switch (variant) {
     case Stencil1DVariant::halo_tile: detail::stencil_1d_halo_tile(exec, in, w, out); return;
+    case Stencil1DVariant::vectorized:
+      if constexpr (16 % sizeof(typename OutView::non_const_value_type) == 0) {
+        detail::stencil_1d_vectorized(exec, in, w, out);
+        return;
+      }
+      break;
     default: break;
   }
   throw UnsupportedError(std::string("scratchkit::stencil_1d: variant ") + name(variant) +
@@ -97,3 +231,5 @@ void stencil_1d(const ExecSpace& exec, Stencil1DVariant variant, const InView& i
 }
 
 }  // namespace scratchkit
+
+#undef SCRATCHKIT_STENCIL1D_UNROLL

@@ -16,7 +16,14 @@ namespace scratchkit {
 namespace native {
 namespace cuda {
 
-// (declarations to come)
+/// One 7-point stencil step on an nz x ny x nx grid, element (z, y, x) at
+/// in[(z*ny + y)*nx + x]: interior points get
+/// c0*u + c1*(x-1 + x+1 + y-1 + y+1 + z-1 + z+1) summed in that order, boundary
+/// points are copied. `in` and `out` must not overlap.
+void stencil_3d_7pt(Stencil3DVariant v, const float* in, float* out, int nz, int ny, int nx, float c0, float c1,
+                    void* stream = nullptr);
+void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, int ny, int nx, double c0,
+                    double c1, void* stream = nullptr);
 
 }  // namespace cuda
 }  // namespace native

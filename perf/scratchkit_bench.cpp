@@ -124,7 +124,9 @@ int main(int argc, char** argv) {
     add_gemm_cases(c, cases);
     add_reduce_cases(c, cases);
     add_stencil_1d_cases(c, cases);
+    add_stencil_3d_cases(c, cases);
     add_transpose_cases(c, cases);
+    add_histogram_cases(c, cases);
     std::vector<Case> selected;
     for (auto& k : cases)
       if (c.only.empty() || k.name().find(c.only) != std::string::npos) selected.push_back(k);

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// 3-D 7-point stencil rows: both variants on both backends.
+// Minimal traffic: in read once, out written once: 2 n^3 elements; 8 FLOPs per interior point.
+#include "harness.hpp"
+
+#include <scratchkit/kernels/stencil_3d.hpp>
+
+#include <limits>
+
+namespace scratchkit {
+namespace perf {
+namespace {
+
+template <class T>
+struct Stencil3DData {
+  using View = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+  int n;
+  View in, out;
+  typename View::HostMirror hin;
+  explicit Stencil3DData(int n_)
+      : n(n_),
+        in(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stencil_3d::in"), n_, n_, n_),
+        out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stencil_3d::out"), n_, n_, n_),
+        hin(Kokkos::create_mirror(in)) {
+    fill_random(hin, 8);
+    Kokkos::deep_copy(in, hin);
+  }
+};
+
+template <class T>
+void add(const Config& c, std::vector<Case>& cases, int n) {
+  const std::string size = std::to_string(n) + "^3";
+  const std::string key  = std::string("stencil_3d/") + type_name<T>() + "/" + size;
+  auto data = [key, n] { return data_cache().get<Stencil3DData<T>>(key, [n] { return Stencil3DData<T>(n); }); };
+  const T c0 = T(0.4), c1 = T(0.1);  // a heat step with alpha = 0.1
+  const double interior = static_cast<double>(n - 2) * (n - 2) * (n - 2);
+  for (auto v : {Stencil3DVariant::tile_2d_halo, Stencil3DVariant::z_streaming})
+    for (auto b : backends(c)) {
+      Case k{"stencil_3d_7pt", name(v), backend_name(b), type_name<T>(), size};
+      k.bytes   = 2.0 * n * n * n * sizeof(T);
+      k.flops   = 8.0 * interior;
+      k.prepare = [data] { Kokkos::deep_copy(data()->out, std::numeric_limits<T>::quiet_NaN()); };
+      k.run     = [data, v, b, c0, c1] {
+        auto d = data();
+        stencil_3d_7pt(Exec(), v, d->in, d->out, c0, c1, b);
+      };
+      k.check = [data, c0, c1] {
+        auto d = data();
+        auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
+        return check::stencil_3d_7pt<T>(d->hin.data(), h.data(), d->n, d->n, d->n, c0, c1).passed();
+      };
+      cases.push_back(k);
+    }
+}
+
+}  // namespace
+
+void add_stencil_3d_cases(const Config& c, std::vector<Case>& cases) {
+  const int n = c.full ? 512 : 64;
+  add<float>(c, cases, n);
+  add<double>(c, cases, n);
+}
+
+}  // namespace perf
+}  // namespace scratchkit

@@ -11,6 +11,7 @@
 # Environment: SKIP_TESTS=1, SKIP_SANITIZER=1, SKIP_BENCH=1,
 # SANITIZER_TESTS (Catch2 filter), SANITIZER_TIMEOUT (s per tool; the
 # sanitized tests run with SCRATCHKIT_TEST_QUICK=1: sizes capped at 2^16),
+# SANITIZER_TOOLS (default: memcheck racecheck synccheck initcheck),
 # BENCH_ARGS (default --full), BUILD_DIR.
 set -uo pipefail
 kokkos="$1"
@@ -53,9 +54,10 @@ fi
 
 if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
   echo "== compute-sanitizer"
-  san="$work/sanitizer.log"
+  san="$work/sanitizer-${SANITIZER_TOOLS:-all}.log"
+  san="${san// /-}"
   : >"$san"
-  for tool in memcheck racecheck synccheck initcheck; do
+  for tool in ${SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     echo "---- $tool" >>"$san"
     SCRATCHKIT_TEST_QUICK=1 timeout "${SANITIZER_TIMEOUT:-240}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
       "$build/tests/scratchkit_tests" "${SANITIZER_TESTS:-[native]}" >>"$san" 2>&1

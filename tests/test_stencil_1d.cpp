@@ -88,8 +88,15 @@ void vectorized_vs_halo_tile(int n, int R, Placement pl) {
   // Whole arrays: the elements outside the picked range must stay poisoned in both.
   CHECK(test::same_bits(bvec, bhalo));
   std::vector<T> hin(n), hout(n);
-  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ovec);
-  auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), in);
+  // Strided device views go through a contiguous device copy: Kokkos cannot
+  // copy a non-contiguous CUDA view straight to the host.
+  const auto to_host = [](const Sub& v) {
+    Kokkos::View<T*, Mem> tmp("tmp", v.extent(0));
+    Kokkos::deep_copy(tmp, v);
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), tmp);
+  };
+  auto hv = to_host(ovec);
+  auto hi = to_host(in);
   for (int i = 0; i < n; ++i) {
     hin[i]  = hi(i);
     hout[i] = hv(i);

@@ -23,7 +23,7 @@ __global__ void gemm_naive_kernel(int M, int N, int K, S alpha, const S* __restr
     S acc = 0;
     for (int k = 0; k < K; ++k) acc += A[static_cast<long long>(r) * K + k] * B[static_cast<long long>(k) * N + c];
     const long long i = static_cast<long long>(r) * N + c;
-    C[i] = beta == S(0) ? alpha * acc : alpha * acc + beta * C[i];
+    C[i] = beta == S(0) ? alpha * acc : scratchkit::detail::gemm_epilogue(alpha, acc, beta, C[i]);
   }
 }
 
@@ -49,7 +49,7 @@ __global__ void gemm_tiled_kernel(int M, int N, int K, S alpha, const S* __restr
   const int r = row0 + ty, c = col0 + tx;
   if (r < M && c < N) {
     const long long i = static_cast<long long>(r) * N + c;
-    C[i] = beta == S(0) ? alpha * acc : alpha * acc + beta * C[i];
+    C[i] = beta == S(0) ? alpha * acc : scratchkit::detail::gemm_epilogue(alpha, acc, beta, C[i]);
   }
 }
 
@@ -92,7 +92,7 @@ __global__ void gemm_tiled_double_buffered_kernel(int M, int N, int K, S alpha, 
   const int r = row0 + ty, c = col0 + tx;
   if (r < M && c < N) {
     const long long i = static_cast<long long>(r) * N + c;
-    C[i] = beta == S(0) ? alpha * acc : alpha * acc + beta * C[i];
+    C[i] = beta == S(0) ? alpha * acc : scratchkit::detail::gemm_epilogue(alpha, acc, beta, C[i]);
   }
 }
 
@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(Blk::threads)
       const int c = col0 + (j / VW) * TX * VW + tx * VW + j % VW;
       if (c < N) {
         const long long idx = static_cast<long long>(r) * N + c;
-        C[idx]              = beta == S(0) ? alpha * acc[i][j] : alpha * acc[i][j] + beta * C[idx];
+        C[idx] = beta == S(0) ? alpha * acc[i][j] : scratchkit::detail::gemm_epilogue(alpha, acc[i][j], beta, C[idx]);
       }
     }
   }

@@ -72,7 +72,7 @@ void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
       if (r < M && c < N) {
         Scalar acc = 0;
         for (int k = 0; k < K; ++k) acc += A(r, k) * B(k, c);
-        C(r, c) = beta == Scalar(0) ? alpha * acc : alpha * acc + beta * C(r, c);
+        C(r, c) = beta == Scalar(0) ? alpha * acc : gemm_epilogue(alpha, acc, beta, C(r, c));
       }
     });
   });
@@ -110,7 +110,7 @@ void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
     }
     b.threads([&](const Thread& t) {
       const int r = row0 + t.y, c = col0 + t.x;
-      if (r < M && c < N) C(r, c) = beta == Scalar(0) ? alpha * acc(t) : alpha * acc(t) + beta * C(r, c);
+      if (r < M && c < N) C(r, c) = beta == Scalar(0) ? alpha * acc(t) : gemm_epilogue(alpha, acc(t), beta, C(r, c));
     });
   });
 }
@@ -162,7 +162,7 @@ void gemm_tiled_double_buffered(const ExecSpace& exec, typename CV::non_const_va
     }
     b.threads([&](const Thread& t) {
       const int r = row0 + t.y, c = col0 + t.x;
-      if (r < M && c < N) C(r, c) = beta == Scalar(0) ? alpha * acc(t) : alpha * acc(t) + beta * C(r, c);
+      if (r < M && c < N) C(r, c) = beta == Scalar(0) ? alpha * acc(t) : gemm_epilogue(alpha, acc(t), beta, C(r, c));
     });
   });
 }
@@ -291,7 +291,7 @@ void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_t
         SCRATCHKIT_GEMM_UNROLL
         for (int j = 0; j < TN; ++j) {
           const int c = col0 + (j / VW) * Blk::TX * VW + t.x * VW + j % VW;
-          if (c < N) C(r, c) = beta == Scalar(0) ? alpha * f.c[i][j] : alpha * f.c[i][j] + beta * C(r, c);
+          if (c < N) C(r, c) = beta == Scalar(0) ? alpha * f.c[i][j] : gemm_epilogue(alpha, f.c[i][j], beta, C(r, c));
         }
       }
     });

@@ -9,8 +9,36 @@
 #include <scratchkit/config.hpp>
 #include <scratchkit/kernels/variants.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+
+namespace scratchkit {
+namespace detail {
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SCRATCHKIT_HOST_DEVICE __host__ __device__
+#else
+#define SCRATCHKIT_HOST_DEVICE
+#endif
+
+/// alpha*acc + beta*c_old, written so that every compiler rounds it the same
+/// way: the product alpha*acc rounded once, then one fused multiply-add.
+/// (Left as an expression, nvcc may contract it either as fma(alpha, acc,
+/// beta*c) or as fma(beta, c, alpha*acc) depending on the surrounding code,
+/// and the layer and native twins would then differ in the last bit.)
+template <class S>
+SCRATCHKIT_HOST_DEVICE inline S gemm_epilogue(S alpha, S acc, S beta, S c_old) {
+  const S ab = alpha * acc;
+#if defined(__CUDA_ARCH__)
+  return ::fma(beta, c_old, ab);
+#else
+  return std::fma(beta, c_old, ab);
+#endif
+}
+
+}  // namespace detail
+}  // namespace scratchkit
 
 namespace scratchkit {
 namespace detail {

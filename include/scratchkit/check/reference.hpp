@@ -36,7 +36,8 @@ double gamma(long long k) {
     return 0.0;
   } else {
     const double ku = static_cast<double>(k) * std::numeric_limits<T>::epsilon() / 2;
-    return ku / (1.0 - ku);
+    // The bound holds only for k u < 1; past that there is no bound at all.
+    return ku < 1.0 ? ku / (1.0 - ku) : std::numeric_limits<double>::infinity();
   }
 }
 

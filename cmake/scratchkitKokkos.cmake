@@ -33,6 +33,9 @@ macro(scratchkit_find_kokkos)
   else()
     set(scratchkit_KOKKOS_LANGUAGE CXX)
   endif()
+  # Global, so that scratchkit_kokkos_sources works in any directory (a
+  # project that add_subdirectory()s scratchkit, its examples).
+  set_property(GLOBAL PROPERTY SCRATCHKIT_KOKKOS_LANGUAGE "${scratchkit_KOKKOS_LANGUAGE}")
 endmacro()
 
 # Debian's libtrilinos-kokkos-dev (Kokkos 3.4.01, a TriBITS export) gives
@@ -92,8 +95,10 @@ function(_scratchkit_fix_kokkos_includes)
 endfunction()
 
 function(scratchkit_kokkos_sources)
-  if(scratchkit_KOKKOS_LANGUAGE STREQUAL "CXX" OR NOT scratchkit_KOKKOS_LANGUAGE)
+  get_property(_lang GLOBAL PROPERTY SCRATCHKIT_KOKKOS_LANGUAGE)
+  if(NOT _lang OR _lang STREQUAL "CXX")
     return()
   endif()
-  set_source_files_properties(${ARGN} PROPERTIES LANGUAGE ${scratchkit_KOKKOS_LANGUAGE})
+  enable_language(${_lang})
+  set_source_files_properties(${ARGN} PROPERTIES LANGUAGE ${_lang})
 endfunction()

@@ -60,8 +60,10 @@ class Scratchkit(CMakePackage, CudaPackage):
             self.define_from_variant("SCRATCHKIT_ENABLE_PERF", "benchmarks"),
             self.define_from_variant("SCRATCHKIT_ENABLE_TESTS", "tests"),
             self.define_from_variant("SCRATCHKIT_ENABLE_BOUNDS_CHECK", "bounds_check"),
-            # The install test needs the install tree: spack's own test below does it.
+            # The install test and the in-tree example need the build tree;
+            # spack's own tests below build the examples against the prefix.
             self.define("SCRATCHKIT_ENABLE_INSTALL_TEST", False),
+            self.define("SCRATCHKIT_ENABLE_EXAMPLES", False),
         ]
         if spec.satisfies("+cuda"):
             args.append(self.define("CMAKE_CUDA_ARCHITECTURES", spec.variants["cuda_arch"].value[0]))
@@ -73,12 +75,11 @@ class Scratchkit(CMakePackage, CudaPackage):
     # --- install-time test: build and run the consumer example against the prefix
     @run_after("install")
     def cache_consumer(self):
-        cache_extra_test_sources(self, [join_path("examples", "consumer")])
+        cache_extra_test_sources(self, [join_path("examples", "consumer"), join_path("examples", "heat3d")])
 
-    def test_consumer(self):
-        """build examples/consumer with find_package(scratchkit) and run it"""
-        src = join_path(self.test_suite.current_test_cache_dir, "examples", "consumer")
-        build = join_path(os.getcwd(), "consumer-build")
+    def _build_example(self, name):
+        src = join_path(self.test_suite.current_test_cache_dir, "examples", name)
+        build = join_path(os.getcwd(), f"{name}-build")
         cmake = which(self.spec["cmake"].prefix.bin.cmake)
         args = [
             "-S", src, "-B", build,
@@ -90,6 +91,14 @@ class Scratchkit(CMakePackage, CudaPackage):
             args.append(f"-DCMAKE_CXX_COMPILER={self.spec['kokkos'].kokkos_cxx}")
         cmake(*args)
         cmake("--build", build)
-        consumer = which(join_path(build, "consumer"))
-        out = consumer(output=str.split, error=str.split)
+        return which(join_path(build, name))
+
+    def test_consumer(self):
+        """build examples/consumer with find_package(scratchkit) and run it"""
+        out = self._build_example("consumer")(output=str.split, error=str.split)
         assert "consumer: tiled GEMM" in out and "OK" in out, out
+
+    def test_heat3d(self):
+        """build examples/heat3d with find_package(scratchkit); check the analytic decay"""
+        out = self._build_example("heat3d")("48", "300", "0.1", output=str.split, error=str.split)
+        assert out.strip().endswith("OK"), out

@@ -7,7 +7,14 @@
 // --benchmark_out=FILE --benchmark_out_format=json). perf/report.py turns the
 // JSON into summary.csv, summary.md and plots.
 //
-//   scratchkit-bench [--full] [--reps N] [--only SUBSTRING] [--benchmark_* ...] [--kokkos-* ...]
+//   scratchkit-bench [--full] [--reps N] [--only SUBSTRING] [--ranks-out FILE] [--benchmark_* ...] [--kokkos-* ...]
+//
+// Built with SCRATCHKIT_ENABLE_MPI, it runs under mpiexec/srun with one rank
+// per GPU: rank r uses GPU (node-local rank) % (GPUs on the node); every rank
+// runs every case, in lockstep (a barrier before each timed repetition);
+// rank 0 writes the Google Benchmark output for its own runs and gathers
+// each case's per-rank medians into min/median/max with the slowest rank
+// named (printed, and written to --ranks-out FILE as CSV).
 #include "harness.hpp"
 
 #include <scratchkit/native/cuda.hpp>
@@ -15,6 +22,11 @@
 
 #include <benchmark/benchmark.h>
 
+#ifdef SCRATCHKIT_BENCH_MPI
+#include <mpi.h>
+#endif
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -33,8 +45,16 @@ DataCache& data_cache() {
 namespace {
 
 std::size_t g_total = 0, g_done = 0, g_failed = 0;
+int g_rank = 0, g_ranks = 1;
+
+void barrier() {
+#ifdef SCRATCHKIT_BENCH_MPI
+  MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
 
 void run_case(benchmark::State& state, Case* c) {
+  barrier();  // ranks run each repetition of each case together
   if (c->status.empty()) {  // first repetition: prepare, warm up with the checked run
     ++g_done;
     try {
@@ -46,7 +66,10 @@ void run_case(benchmark::State& state, Case* c) {
       c->status = "SKIPPED";
     }
     if (c->status == "FAILED") ++g_failed;
-    std::fprintf(stderr, "[%zu/%zu] %-60s %s\n", g_done, g_total, c->name().c_str(), c->status.c_str());
+    if (g_rank == 0 || c->status == "FAILED")
+      std::fprintf(stderr, "[%zu/%zu]%s %-60s %s\n", g_done, g_total,
+                   g_ranks > 1 ? (" rank " + std::to_string(g_rank)).c_str() : "", c->name().c_str(),
+                   c->status.c_str());
   }
   if (c->status == "SKIPPED") {
     state.SkipWithError("not implemented for this variant/backend");
@@ -59,11 +82,73 @@ void run_case(benchmark::State& state, Case* c) {
     const auto t0 = std::chrono::steady_clock::now();
     c->run();
     Exec().fence();
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(dt);
+    c->samples_ms.push_back(dt * 1e3);
   }
   state.counters["bytes"] = c->bytes;
   state.counters["flops"] = c->flops;
   state.SetLabel(c->status);
+}
+
+std::string g_ranks_out;
+
+/// A reporter that prints nothing: ranks other than 0 run silently.
+class SilentReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+/// Gathers every case's median time and status from all ranks to rank 0,
+/// which prints min/median/max over ranks and names the slowest rank.
+void gather_ranks(const std::vector<Case>& cases) {
+#ifdef SCRATCHKIT_BENCH_MPI
+  const int n = static_cast<int>(cases.size());
+  std::vector<double> mine(n);
+  std::vector<int> mine_status(n);
+  for (int i = 0; i < n; ++i) {
+    mine[i]        = median(cases[i].samples_ms);
+    mine_status[i] = cases[i].status == "PASSED" ? 0 : cases[i].status == "SKIPPED" ? 2 : 1;
+  }
+  std::vector<double> all(g_rank == 0 ? static_cast<std::size_t>(n) * g_ranks : 0);
+  std::vector<int> all_status(all.size());
+  MPI_Gather(mine.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Gather(mine_status.data(), n, MPI_INT, all_status.data(), n, MPI_INT, 0, MPI_COMM_WORLD);
+  if (g_rank != 0) return;
+  FILE* csv = g_ranks_out.empty() ? nullptr : std::fopen(g_ranks_out.c_str(), "w");
+  if (!g_ranks_out.empty() && !csv) std::fprintf(stderr, "scratchkit-bench: cannot write %s\n", g_ranks_out.c_str());
+  if (csv) std::fprintf(csv, "kernel,variant,backend,type,size,ranks,min_ms,median_ms,max_ms,slowest_rank,check\n");
+  std::printf("\n# per-rank medians over %d ranks (ms)\n| case | min | median | max | slowest rank | check |\n"
+              "|---|---:|---:|---:|---:|---|\n",
+              g_ranks);
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> t(g_ranks);
+    int worst = 0, status = 0;
+    for (int r = 0; r < g_ranks; ++r) {
+      t[r] = all[static_cast<std::size_t>(r) * n + i];
+      if (t[r] > t[worst]) worst = r;
+      status = std::max(status, all_status[static_cast<std::size_t>(r) * n + i] == 1 ? 3 : all_status[static_cast<std::size_t>(r) * n + i]);
+    }
+    const char* check = status == 3 ? "FAILED" : status == 2 ? "SKIPPED" : "PASSED";
+    const double lo = *std::min_element(t.begin(), t.end()), hi = *std::max_element(t.begin(), t.end());
+    const double med = median(t);
+    const Case& k = cases[i];
+    std::printf("| %s | %.4f | %.4f | %.4f | %d | %s |\n", k.name().c_str(), lo, med, hi, worst, check);
+    if (csv)
+      std::fprintf(csv, "%s,%s,%s,%s,%s,%d,%.6f,%.6f,%.6f,%d,%s\n", k.kernel.c_str(), k.variant.c_str(),
+                   k.backend.c_str(), k.type.c_str(), k.size.c_str(), g_ranks, lo, med, hi, worst, check);
+  }
+  if (csv) std::fclose(csv);
+#else
+  (void)cases;
+#endif
 }
 
 Config parse(int& argc, char** argv) {
@@ -81,12 +166,14 @@ Config parse(int& argc, char** argv) {
       }
     } else if (a == "--only" && i + 1 < argc) {
       c.only = argv[++i];
+    } else if (a == "--ranks-out" && i + 1 < argc) {
+      g_ranks_out = argv[++i];
     } else if (a == "--help" || a == "-h") {
       std::printf("usage: scratchkit-bench [--full] [--reps N] [--only SUBSTRING] [--benchmark_out=FILE "
                   "--benchmark_out_format=json] [Google Benchmark and Kokkos options]\n");
       std::exit(0);
-    } else {
-      argv[out++] = argv[i];  // left for Google Benchmark and Kokkos
+    } else if (a.rfind("--kokkos-", 0) != 0) {
+      argv[out++] = argv[i];  // left for Google Benchmark
     }
   }
   argc = out;
@@ -99,6 +186,32 @@ Config parse(int& argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace scratchkit::perf;
+  std::vector<char*> args(argv, argv + argc);
+  std::string device_arg;
+#ifdef SCRATCHKIT_BENCH_MPI
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g_rank, MPI_INFO_NULL, &node);
+  int local_rank = 0;
+  MPI_Comm_rank(node, &local_rank);
+  MPI_Comm_free(&node);
+#if SCRATCHKIT_HAS_NATIVE_CUDA
+  // One rank per GPU: bind by node-local rank.
+  if (const int ngpu = scratchkit::native::cuda::device_count(); ngpu > 0)
+    device_arg = "--kokkos-device-id=" + std::to_string(local_rank % ngpu);
+#endif
+  args.assign(argv, argv + argc);
+  if (g_rank != 0)  // only rank 0 writes the Google Benchmark file
+    args.erase(std::remove_if(args.begin(), args.end(),
+                              [](char* a) { return std::strncmp(a, "--benchmark_out", 15) == 0; }),
+               args.end());
+#endif
+  if (!device_arg.empty()) args.push_back(device_arg.data());
+  argc = static_cast<int>(args.size());
+  args.push_back(nullptr);
+  argv = args.data();
   Kokkos::initialize(argc, argv);
   int rc = 0;
   {
@@ -110,6 +223,9 @@ int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
       Kokkos::finalize();
+#ifdef SCRATCHKIT_BENCH_MPI
+      MPI_Finalize();
+#endif
       return 2;
     }
     benchmark::AddCustomContext("scratchkit", scratchkit::build_summary());
@@ -118,6 +234,25 @@ int main(int argc, char** argv) {
 #endif
     benchmark::AddCustomContext("sizes", c.full ? "full" : "small");
     benchmark::AddCustomContext("repetitions", std::to_string(c.repetitions));
+    benchmark::AddCustomContext("ranks", std::to_string(g_ranks));
+#if defined(SCRATCHKIT_BENCH_MPI) && SCRATCHKIT_HAS_NATIVE_CUDA
+    {  // every rank's binding, printed by rank 0
+      char host[MPI_MAX_PROCESSOR_NAME] = {0};
+      int len = 0;
+      MPI_Get_processor_name(host, &len);
+      std::string mine = std::string(host) + ": " + scratchkit::native::cuda::device_description();
+      mine.resize(255, ' ');
+      std::vector<char> all(g_rank == 0 ? 256 * g_ranks : 1);
+      MPI_Gather(mine.c_str(), 256, MPI_CHAR, all.data(), 256, MPI_CHAR, 0, MPI_COMM_WORLD);
+      if (g_rank == 0)
+        for (int r = 0; r < g_ranks; ++r) {
+          std::string line(&all[256 * r], 255);
+          line.erase(line.find_last_not_of(' ') + 1);
+          std::fprintf(stderr, "# rank %d on %s\n", r, line.c_str());
+          benchmark::AddCustomContext("rank" + std::to_string(r), line);
+        }
+    }
+#endif
 
     std::vector<Case> cases;
     add_copy_cases(c, cases);
@@ -131,8 +266,9 @@ int main(int argc, char** argv) {
     for (auto& k : cases)
       if (c.only.empty() || k.name().find(c.only) != std::string::npos) selected.push_back(k);
     g_total = selected.size();
-    std::fprintf(stderr, "# %s\n# %zu cases, median of %d after a checked warm-up run; native rows: %s\n",
-                 scratchkit::build_summary().c_str(), g_total, c.repetitions, c.native ? "yes" : "no");
+    if (g_rank == 0)
+      std::fprintf(stderr, "# %s\n# %zu cases, median of %d after a checked warm-up run; native rows: %s; ranks: %d\n",
+                   scratchkit::build_summary().c_str(), g_total, c.repetitions, c.native ? "yes" : "no", g_ranks);
     for (auto& k : selected)
       benchmark::RegisterBenchmark(k.name().c_str(), run_case, &k)
           ->UseManualTime()
@@ -140,12 +276,26 @@ int main(int argc, char** argv) {
           ->Iterations(1)
           ->Repetitions(c.repetitions)
           ->ReportAggregatesOnly(true);
-    benchmark::RunSpecifiedBenchmarks();
+    if (g_rank == 0) {
+      benchmark::RunSpecifiedBenchmarks();
+    } else {
+      SilentReporter silent;
+      benchmark::RunSpecifiedBenchmarks(&silent);
+    }
     benchmark::Shutdown();
     data_cache().clear();
-    std::fprintf(stderr, "# %zu cases, %zu failed the cross-check\n", g_total, g_failed);
-    rc = g_failed ? 1 : 0;
+    gather_ranks(selected);
+    unsigned long failed = g_failed;
+#ifdef SCRATCHKIT_BENCH_MPI
+    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_UNSIGNED_LONG, MPI_SUM, MPI_COMM_WORLD);
+#endif
+    if (g_rank == 0)
+      std::fprintf(stderr, "# %zu cases on %d rank(s), %lu failed the cross-check\n", g_total, g_ranks, failed);
+    rc = failed ? 1 : 0;
   }
   Kokkos::finalize();
+#ifdef SCRATCHKIT_BENCH_MPI
+  MPI_Finalize();
+#endif
   return rc;
 }

@@ -39,6 +39,7 @@ install_dependencies() {
   fi
   local base=(build-essential cmake python3 libtrilinos-kokkos-dev libbenchmark-dev) backports=(catch2)
   [ "$mode" != main ] || base+=(python3-matplotlib)
+  [ "$mode" != test ] || base+=(libopenmpi-dev openmpi-bin)  # the 2-rank MPI test
   local need_base need_bp
   need_base="$(missing_packages "${base[@]}")"
   need_bp="$(missing_packages "${backports[@]}")"
@@ -94,8 +95,9 @@ if [ "$mode" = main ]; then
   python3 "$src/perf/report.py" "$results/bench.json" --out "$results" --plots --require-pass
 else
   dir="${BUILD_DIR:-$src/build-test}"
-  # The suite runs with scratch bounds checks on.
-  configure_and_build "$dir" -DSCRATCHKIT_ENABLE_TESTS=ON -DSCRATCHKIT_ENABLE_BOUNDS_CHECK=ON
+  # The suite runs with scratch bounds checks on, and with the MPI mode (a 2-rank test).
+  configure_and_build "$dir" -DSCRATCHKIT_ENABLE_TESTS=ON -DSCRATCHKIT_ENABLE_BOUNDS_CHECK=ON \
+    -DSCRATCHKIT_ENABLE_MPI=ON
   say "test suite"
   ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 fi

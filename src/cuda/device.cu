@@ -19,15 +19,26 @@ bool device_available() {
   return n > 0;
 }
 
+int device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
 std::string device_description() {
   if (!device_available()) return "no CUDA device";
   cudaDeviceProp prop{};
-  SCRATCHKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  int dev = 0;
+  SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
+  SCRATCHKIT_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
   int driver = 0, runtime = 0;
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
   std::ostringstream os;
-  os << prop.name << " (sm_" << prop.major << prop.minor << ", " << prop.multiProcessorCount << " SMs, "
+  os << "device " << dev << ": " << prop.name << " (sm_" << prop.major << prop.minor << ", " << prop.multiProcessorCount << " SMs, "
      << (prop.totalGlobalMem >> 20) << " MiB, driver API " << driver << ", runtime " << runtime << ")";
   return os.str();
 }

@@ -28,7 +28,9 @@ namespace cuda {
 
 /// True when a CUDA device can be used (false on machines without a GPU).
 bool device_available();
-/// Name, compute capability and driver of device 0, e.g. "NVIDIA H100 80GB HBM3 (sm_90, driver 13000)".
+/// Number of CUDA devices (0 without a GPU).
+int device_count();
+/// The current device: index, name, compute capability, SMs, memory, driver and runtime versions.
 std::string device_description();
 /// cudaStreamSynchronize(stream), throwing on a pending error.
 void synchronize(void* stream = nullptr);

@@ -13,7 +13,10 @@
 #
 #  scratchkit_kokkos_sources(<src>...)
 #    Marks sources that include Kokkos so that they compile with the language
-#    Kokkos needs (CUDA for a Kokkos compiled as CMake's CUDA language).
+#    Kokkos needs (CUDA for a Kokkos compiled as CMake's CUDA language). That
+#    language must be enabled at file scope of the project's top directory
+#    (CMake's rule for enable_language): the global property
+#    SCRATCHKIT_KOKKOS_LANGUAGE says which.
 
 include_guard(GLOBAL)
 
@@ -99,6 +102,5 @@ function(scratchkit_kokkos_sources)
   if(NOT _lang OR _lang STREQUAL "CXX")
     return()
   endif()
-  enable_language(${_lang})
   set_source_files_properties(${ARGN} PROPERTIES LANGUAGE ${_lang})
 endfunction()

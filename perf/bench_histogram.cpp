@@ -90,7 +90,7 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
     };
     // CUB bins with its own floating-point arithmetic: a value within 2 ulps
     // of a bin edge may land on either side. Counts must match the exact
-    // binning up to those values, and the totals must agree.
+    // binning up to those values, and so must the totals.
     k.check = [data] {
       auto d = data();
       auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->counts);
@@ -101,7 +101,11 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
         total += h(b);
         exact_total += d->exact[b];
       }
-      return total == exact_total;
+      // Values within 2 ulps of lo or hi may fall out of range on CUB's side
+      // (it drops a sample whose (v - lo) * scale rounds up to B, where
+      // scratchkit clamps to B - 1): the totals agree up to those.
+      const long long slack = static_cast<long long>(d->edge.front()) + static_cast<long long>(d->edge.back());
+      return total - exact_total <= slack && exact_total - total <= slack;
     };
     cases.push_back(k);
   }

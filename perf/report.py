@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Turns scratchkit-bench's Google Benchmark JSON into the comparison:
 
-  report.py BENCH_JSON [--out DIR] [--plots] [--require-pass]
+  report.py BENCH_JSON [BENCH_JSON ...] [--out DIR] [--plots] [--require-pass]
+
+Several JSON files (one run split with --only, to fit a time limit) are
+merged in the order given; the context comes from the first.
 
 writes DIR/summary.csv (columns: kernel,variant,backend,type,size,time_ms,
 gbps,gflops,pct_of_ceiling,ratio_layer_over_native,check), DIR/summary.md and,
@@ -25,10 +28,11 @@ COLUMNS = ["kernel", "variant", "backend", "type", "size", "time_ms", "gbps", "g
            "pct_of_ceiling", "ratio_layer_over_native", "check"]
 
 
-def load_rows(path):
-    data = json.loads(Path(path).read_text())
+def load_rows(paths):
+    datas = [json.loads(Path(p).read_text()) for p in paths]
+    data = datas[0]
     rows, order = {}, []
-    for b in data.get("benchmarks", []):
+    for b in (b for d in datas for b in d.get("benchmarks", [])):
         name = b.get("run_name", b["name"])
         parts = name.split("/")
         if len(parts) < 5:
@@ -146,7 +150,7 @@ def plots(rows, out):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("json")
+    ap.add_argument("json", nargs="+")
     ap.add_argument("--out", default=".")
     ap.add_argument("--plots", action="store_true")
     ap.add_argument("--require-pass", action="store_true")

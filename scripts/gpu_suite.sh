@@ -12,7 +12,9 @@
 # SANITIZER_TESTS (Catch2 filter), SANITIZER_TIMEOUT (s per tool; the
 # sanitized tests run with SCRATCHKIT_TEST_QUICK=1: sizes capped at 2^16),
 # SANITIZER_TOOLS (default: memcheck racecheck synccheck initcheck),
-# BENCH_ARGS (default --full), BUILD_DIR.
+# BENCH_ARGS (default --full; a full H100 run takes more than the 10 minutes
+# one command may run on the lent GPU machine: split it with --only and
+# BENCH_PART), BUILD_DIR.
 set -uo pipefail
 kokkos="$1"
 out="$2"
@@ -68,11 +70,15 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
 fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
+  # BENCH_PART names this part of a run split over several calls (e.g.
+  # BENCH_ARGS="--full --only histogram" BENCH_PART=histogram); report.py
+  # merges the parts' JSON files.
+  part="${BENCH_PART:+-$BENCH_PART}"
   echo "== scratchkit-bench ${BENCH_ARGS:---full}"
   # shellcheck disable=SC2086
-  "$build/perf/scratchkit-bench" ${BENCH_ARGS:---full} --benchmark_out="$work/bench.json" \
-    --benchmark_out_format=json >"$work/bench.txt" 2>"$work/bench-progress.log"
+  "$build/perf/scratchkit-bench" ${BENCH_ARGS:---full} --benchmark_out="$work/bench$part.json" \
+    --benchmark_out_format=json >"$work/bench$part.txt" 2>"$work/bench-progress$part.log"
   echo "bench exit $?"
-  grep -E "FAILED|cases" "$work/bench-progress.log"
-  python3 "$src/perf/report.py" "$work/bench.json" --out "$work" --plots --require-pass
+  grep -E "FAILED|cases" "$work/bench-progress$part.log"
+  python3 "$src/perf/report.py" "$work/bench$part.json" --out "$work" --plots --require-pass
 fi

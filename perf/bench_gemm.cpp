@@ -7,10 +7,20 @@
 #include <scratchkit/native/vendor.hpp>
 
 #include <limits>
+#include <vector>
 
 namespace scratchkit {
 namespace perf {
 namespace {
+
+/// Rows of C the harness checks: 16 spread over C (the reference costs K per element).
+inline std::vector<int> checked_rows(int n) {
+  const int rows = n < 16 ? n : 16;
+  std::vector<int> r;
+  for (int k = 0; k < rows; ++k)
+    r.push_back(static_cast<int>(static_cast<long long>(k) * (n - 1) / (rows > 1 ? rows - 1 : 1)));
+  return r;
+}
 
 template <class T>
 struct GemmData {
@@ -18,6 +28,7 @@ struct GemmData {
   int n;
   View A, B, C;
   typename View::HostMirror hA, hB;
+  std::vector<check::GemmReference<T>> refs;  ///< one per checked row, built at the first check
   explicit GemmData(int n_)
       : n(n_),
         A(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gemm::A"), n_, n_),
@@ -32,17 +43,17 @@ struct GemmData {
   }
 };
 
-/// Checks 16 rows spread over C (the reference costs K per element).
+/// Checks the rows of checked_rows(n) against references computed once per data set.
 template <class T>
-bool check_rows(const GemmData<T>& d) {
+bool check_rows(GemmData<T>& d) {
+  const int n    = d.n;
+  const auto rows = checked_rows(n);
+  if (d.refs.empty())
+    for (int i : rows)
+      d.refs.emplace_back(1, n, n, T(1), d.hA.data() + static_cast<std::size_t>(i) * n, d.hB.data(), T(0), nullptr);
   auto hC = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.C);
-  const int n = d.n, rows = n < 16 ? n : 16;
-  for (int r = 0; r < rows; ++r) {
-    const int i  = static_cast<int>(static_cast<long long>(r) * (n - 1) / (rows > 1 ? rows - 1 : 1));
-    const auto res = check::gemm<T>(1, n, n, T(1), d.hA.data() + static_cast<std::size_t>(i) * n, d.hB.data(), T(0),
-                                    nullptr, hC.data() + static_cast<std::size_t>(i) * n);
-    if (!res.passed()) return false;
-  }
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    if (!d.refs[r].compare(hC.data() + static_cast<std::size_t>(rows[r]) * n).passed()) return false;
   return true;
 }
 

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 namespace scratchkit {
 namespace check {
@@ -51,34 +52,55 @@ inline void account(Result& r, double err, double bound) {
 }
 }  // namespace detail
 
+/// The reference alpha*A*B + beta*C0 (M x N, row-major) and each element's
+/// bound, computed once, to compare several results against (the perf
+/// harness checks every GEMM variant and backend against one reference).
+/// When beta == 0, C0 is not read (it may hold NaN, or be null).
+template <class T>
+class GemmReference {
+ public:
+  GemmReference(int M, int N, int K, T alpha, const T* A, const T* B, T beta, const T* C0)
+      : m_ref(static_cast<std::size_t>(M) * N), m_bound(m_ref.size()) {
+    const double g = gamma<T>(K + 2);
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        long double ref = 0, abs = 0;
+        for (int k = 0; k < K; ++k) {
+          const long double p = static_cast<long double>(A[static_cast<std::size_t>(i) * K + k]) *
+                                B[static_cast<std::size_t>(k) * N + j];
+          ref += p;
+          abs += std::fabs(p);
+        }
+        const std::size_t ij = static_cast<std::size_t>(i) * N + j;
+        const long double c0 = beta == T(0) ? 0 : static_cast<long double>(C0[ij]);
+        m_ref[ij]   = static_cast<long double>(alpha) * ref + static_cast<long double>(beta) * c0;
+        m_bound[ij] = g * static_cast<double>(std::fabs(static_cast<long double>(alpha)) * abs +
+                                              std::fabs(static_cast<long double>(beta)) * std::fabs(c0));
+      }
+  }
+  /// Checks C (same shape, row-major) against the reference.
+  Result compare(const T* C) const {
+    Result r;
+    for (std::size_t ij = 0; ij < m_ref.size(); ++ij)
+      detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(C[ij]) - m_ref[ij])), m_bound[ij]);
+    return r;
+  }
+
+ private:
+  std::vector<long double> m_ref;
+  std::vector<double> m_bound;
+};
+
 /// Checks C (M x N, row-major, leading dimension N) against alpha*A*B + beta*C0.
 /// When beta == 0, C0 is not read (it may hold NaN).
 template <class T>
 Result gemm(int M, int N, int K, T alpha, const T* A, const T* B, T beta, const T* C0, const T* C) {
-  Result r;
-  const double g = gamma<T>(K + 2);
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      long double ref = 0, abs = 0;
-      for (int k = 0; k < K; ++k) {
-        const long double p = static_cast<long double>(A[static_cast<std::size_t>(i) * K + k]) *
-                              B[static_cast<std::size_t>(k) * N + j];
-        ref += p;
-        abs += std::fabs(p);
-      }
-      const std::size_t ij  = static_cast<std::size_t>(i) * N + j;
-      const long double c0  = beta == T(0) ? 0 : static_cast<long double>(C0[ij]);
-      ref                   = static_cast<long double>(alpha) * ref + static_cast<long double>(beta) * c0;
-      const double bound    = g * static_cast<double>(std::fabs(static_cast<long double>(alpha)) * abs +
-                                                   std::fabs(static_cast<long double>(beta)) * std::fabs(c0));
-      detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(C[ij]) - ref)), bound);
-    }
-  return r;
+  return GemmReference<T>(M, N, K, alpha, A, B, beta, C0).compare(C);
 }
 
 /// The exact min/max, or the sum in long double with its bound for a tree of height `depth`.
 template <class T>
-Result reduce(ReduceOp op, const T* x, std::size_t n, T got, int depth) {
+Result reduce(ReduceOp op, const T* x, std::size_t n, T got, long long depth) {
   Result r;
   if (op == ReduceOp::sum) {
     long double ref = 0, abs = 0;

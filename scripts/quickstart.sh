@@ -92,7 +92,11 @@ if [ "$mode" = main ]; then
   "$dir/perf/scratchkit-bench" ${SCRATCHKIT_BENCH_ARGS:-} \
     --benchmark_out="$results/bench.json" --benchmark_out_format=json >"$results/bench.txt"
   say "summary"
-  python3 "$src/perf/report.py" "$results/bench.json" --out "$results" --plots --require-pass
+  # Debian's interpreter, which has the python3-matplotlib installed above
+  # (a python3 earlier on PATH, pyenv's say, may not).
+  py=python3
+  [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
+  "$py" "$src/perf/report.py" "$results/bench.json" --out "$results" --plots --require-pass
 else
   dir="${BUILD_DIR:-$src/build-test}"
   # The suite runs with scratch bounds checks on, and with the MPI mode (a 2-rank test).

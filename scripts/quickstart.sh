@@ -63,7 +63,7 @@ install_dependencies() {
     say "enabling bookworm-backports from $mirror"
     echo "deb ${mirror%/} bookworm-backports main" >/etc/apt/sources.list.d/scratchkit-bookworm-backports.list
   fi
-  say "installing: $need_base $need_bp"
+  say "installing: $(echo $need_base $need_bp)"
   apt-get update -qq
   # shellcheck disable=SC2086
   [ -z "$need_base" ] || apt-get install -y -qq --no-install-recommends $need_base

@@ -106,7 +106,7 @@ class LaunchParams {
 /// How a launch maps onto Kokkos; `plan_launch` computes it without launching.
 struct LaunchPlan {
   int league_size       = 0;  ///< number of blocks (teams)
-  int team_size         = 0;  ///< hardware threads per team
+  int team_size         = 0;  ///< hardware threads per team (chosen by launch(); 0 from plan_launch)
   int logical_threads   = 0;  ///< threads per block
   int scratch_level     = 0;  ///< 0, or 1 under ScratchFallback::level1
   std::size_t scratch_bytes   = 0;  ///< bytes requested per team

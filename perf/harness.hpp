@@ -3,6 +3,7 @@
 /// cache, checking, and registration with Google Benchmark.
 #pragma once
 
+#include <scratchkit/check/random.hpp>
 #include <scratchkit/check/reference.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/kernels/variants.hpp>
@@ -13,7 +14,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -72,19 +72,7 @@ class DataCache {
 
 DataCache& data_cache();
 
-/// Uniform random reals in [-1, 1), integers in [-1000, 1000].
-template <class HostView>
-void fill_random(const HostView& v, std::uint64_t seed) {
-  using T = typename HostView::non_const_value_type;
-  std::mt19937_64 g(seed);
-  if constexpr (std::is_floating_point<T>::value) {
-    std::uniform_real_distribution<double> d(-1, 1);
-    for (std::size_t i = 0; i < v.span(); ++i) v.data()[i] = static_cast<T>(d(g));
-  } else {
-    std::uniform_int_distribution<long long> d(-1000, 1000);
-    for (std::size_t i = 0; i < v.span(); ++i) v.data()[i] = static_cast<T>(d(g));
-  }
-}
+using check::fill_random;  // scratchkit/check/random.hpp
 
 /// A device View filled with random values, and its host copy for the reference.
 template <class T, class Layout = Kokkos::LayoutRight>

@@ -67,8 +67,7 @@ class LaunchParams {
   }
   /// Checks (at launch, before it) that the layout's partitions fit in the pool.
   LaunchParams& require(const DynamicLayout& layout) {
-    m_required = layout.bytes();
-    m_layout   = layout;
+    m_layout = layout;
     return *this;
   }
   /// What to do when the scratch request is over the level-0 limit.
@@ -91,13 +90,12 @@ class LaunchParams {
   ScratchFallback scratch_fallback() const { return m_fallback; }
   int requested_host_team_size() const { return m_host_team; }
   const DynamicLayout& required_layout() const { return m_layout; }
-  bool has_required_layout() const { return m_required > 0; }
+  bool has_required_layout() const { return m_layout.bytes() > 0; }
 
  private:
   Dim3 m_grid, m_block;
   std::size_t m_static    = 0;
   std::size_t m_dynamic   = 0;
-  std::size_t m_required  = 0;
   DynamicLayout m_layout;
   ScratchFallback m_fallback = ScratchFallback::none;
   int m_host_team            = 0;

@@ -30,6 +30,22 @@ __device__ __forceinline__ int bin_of(C v, C lo, C hi, C scale, int B) {
   return b < B ? b : B - 1;
 }
 
+// The bins of values base, base + BS, ... (-1 past n or out of range), the IT
+// loads issued before the first bin is computed; past n the last value is reloaded.
+template <class T, class C>
+__device__ __forceinline__ void load_bins(const T* __restrict__ values, std::size_t n, std::size_t base, C lo, C hi,
+                                          C scale, int nb, int (&k)[IT]) {
+  C x[IT];
+#pragma unroll
+  for (int u = 0; u < IT; ++u) {
+    const std::size_t i = base + static_cast<std::size_t>(u) * BS;
+    x[u] = static_cast<C>(values[i < n ? i : n - 1]);
+  }
+#pragma unroll
+  for (int u = 0; u < IT; ++u)
+    k[u] = base + static_cast<std::size_t>(u) * BS < n ? bin_of<C>(x[u], lo, hi, scale, nb) : -1;
+}
+
 template <class T, class C>
 __global__ void __launch_bounds__(BS)
     histogram_global_atomic_kernel(const T* __restrict__ values, std::size_t n, C lo, C hi, C scale, int nb,
@@ -37,16 +53,8 @@ __global__ void __launch_bounds__(BS)
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * (BS * IT);
   for (std::size_t base = static_cast<std::size_t>(blockIdx.x) * (BS * IT) + threadIdx.x; base < n;
        base += stride) {
-    C x[IT];
-#pragma unroll
-    for (int u = 0; u < IT; ++u) {  // IT loads in flight; past n reload the last value
-      const std::size_t i = base + static_cast<std::size_t>(u) * BS;
-      x[u] = static_cast<C>(values[i < n ? i : n - 1]);
-    }
     int k[IT];
-#pragma unroll
-    for (int u = 0; u < IT; ++u)
-      k[u] = base + static_cast<std::size_t>(u) * BS < n ? bin_of<C>(x[u], lo, hi, scale, nb) : -1;
+    load_bins(values, n, base, lo, hi, scale, nb, k);
 #pragma unroll
     for (int u = 0; u < IT; ++u)
       if (k[u] >= 0) atomicAdd(&counts[k[u]], 1u);
@@ -68,19 +76,13 @@ __global__ void __launch_bounds__(BS)
   __syncthreads();
   const std::size_t stride = static_cast<std::size_t>(blocks) * (BS * IT);
   for (std::size_t base = static_cast<std::size_t>(bc) * (BS * IT) + threadIdx.x; base < n; base += stride) {
-    C x[IT];
-#pragma unroll
-    for (int u = 0; u < IT; ++u) {
-      const std::size_t i = base + static_cast<std::size_t>(u) * BS;
-      x[u] = static_cast<C>(values[i < n ? i : n - 1]);
-    }
     int k[IT];
+    load_bins(values, n, base, lo, hi, scale, nb, k);
 #pragma unroll
-    for (int u = 0; u < IT; ++u)
-      k[u] = (base + static_cast<std::size_t>(u) * BS < n ? bin_of<C>(x[u], lo, hi, scale, nb) : -1) - k0;
-#pragma unroll
-    for (int u = 0; u < IT; ++u)
-      if (static_cast<unsigned>(k[u]) < static_cast<unsigned>(kn)) atomicAdd(&h[k[u]], 1u);
+    for (int u = 0; u < IT; ++u) {  // -1 - k0 and bins of other chunks fail the unsigned test
+      const int kc = k[u] - k0;
+      if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) atomicAdd(&h[kc], 1u);
+    }
   }
   __syncthreads();
   for (int j = threadIdx.x; j < kn; j += BS) {

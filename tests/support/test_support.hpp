@@ -3,6 +3,7 @@
 /// poisoning (the bounds themselves are in scratchkit/check/reference.hpp).
 #pragma once
 
+#include <scratchkit/check/random.hpp>
 #include <scratchkit/config.hpp>
 #include <scratchkit/native/cuda.hpp>
 
@@ -15,7 +16,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <tuple>
 #include <type_traits>
 
@@ -83,21 +83,7 @@ inline std::uint64_t case_seed(std::uint64_t a, std::uint64_t b = 0, std::uint64
   return h;
 }
 
-/// Fills a host View with uniform values: reals in [-1, 1), integers in [lo, hi].
-template <class HostView>
-void fill_random(const HostView& v, std::uint64_t seed, long long lo = -1000, long long hi = 1000) {
-  using T = typename HostView::non_const_value_type;
-  std::mt19937_64 gen(seed);
-  auto* p = v.data();
-  const std::size_t n = v.span();
-  if constexpr (std::is_floating_point<T>::value) {
-    std::uniform_real_distribution<double> d(-1.0, 1.0);
-    for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<T>(d(gen));
-  } else {
-    std::uniform_int_distribution<long long> d(lo, hi);
-    for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<T>(d(gen));
-  }
-}
+using check::fill_random;  // seeded inputs: scratchkit/check/random.hpp
 
 /// A value no kernel writes: NaN for reals, a sentinel for integers.
 template <class T>

@@ -95,6 +95,23 @@ HistogramPlan histogram_layer_plan(const ExecSpace& exec, HistogramVariant v, st
   return histogram_plan(v, n, bins, histogram_fill_blocks(exec), histogram_layer_shared_max<ExecSpace>());
 }
 
+/// The bins of values base, base + BS, ..., base + (IT-1) BS (-1 past n or
+/// out of range), the IT loads issued before the first bin is computed, so
+/// they are in flight together. Past n the last value is reloaded (and not counted).
+template <int BS, class ValuesView, class C, int IT>
+KOKKOS_FORCEINLINE_FUNCTION void histogram_load_bins(const ValuesView& values, std::size_t n, std::size_t base, C lo,
+                                                     C hi, C scale, int nb, int (&k)[IT]) {
+  C x[IT];
+  SCRATCHKIT_HISTOGRAM_UNROLL
+  for (int u = 0; u < IT; ++u) {
+    const std::size_t i = base + static_cast<std::size_t>(u) * BS;
+    x[u] = static_cast<C>(values(i < n ? i : n - 1));
+  }
+  SCRATCHKIT_HISTOGRAM_UNROLL
+  for (int u = 0; u < IT; ++u)
+    k[u] = base + static_cast<std::size_t>(u) * BS < n ? histogram_bin<C>(x[u], lo, hi, scale, nb) : -1;
+}
+
 template <class ExecSpace, class ValuesView, class CountsView>
 void histogram_global_atomic(const ExecSpace& exec, const ValuesView& values,
                              const HistogramBins<histogram_compute_t<typename ValuesView::non_const_value_type>>& hb,
@@ -111,16 +128,8 @@ void histogram_global_atomic(const ExecSpace& exec, const ValuesView& values,
            b.threads([&](const Thread& t) {
              for (std::size_t base = static_cast<std::size_t>(b.block_idx().x) * (BS * IT) + t.rank; base < n;
                   base += stride) {
-               C x[IT];
-               SCRATCHKIT_HISTOGRAM_UNROLL
-               for (int u = 0; u < IT; ++u) {  // IT loads in flight; past n reload the last value
-                 const std::size_t i = base + static_cast<std::size_t>(u) * BS;
-                 x[u] = static_cast<C>(values(i < n ? i : n - 1));
-               }
                int k[IT];
-               SCRATCHKIT_HISTOGRAM_UNROLL
-               for (int u = 0; u < IT; ++u)
-                 k[u] = base + static_cast<std::size_t>(u) * BS < n ? histogram_bin<C>(x[u], lo, hi, scale, nb) : -1;
+               histogram_load_bins<BS>(values, n, base, lo, hi, scale, nb, k);
                SCRATCHKIT_HISTOGRAM_UNROLL
                for (int u = 0; u < IT; ++u)
                  if (k[u] >= 0) Kokkos::atomic_add(&counts(k[u]), std::uint32_t(1));
@@ -153,19 +162,13 @@ void histogram_shared_atomic(const ExecSpace& exec, const ValuesView& values,
     sync_threads(b);
     b.threads([&](const Thread& t) {
       for (std::size_t base = static_cast<std::size_t>(bc) * (BS * IT) + t.rank; base < n; base += stride) {
-        C x[IT];
-        SCRATCHKIT_HISTOGRAM_UNROLL
-        for (int u = 0; u < IT; ++u) {  // IT loads in flight; past n reload the last value
-          const std::size_t i = base + static_cast<std::size_t>(u) * BS;
-          x[u] = static_cast<C>(values(i < n ? i : n - 1));
-        }
         int k[IT];
+        histogram_load_bins<BS>(values, n, base, lo, hi, scale, nb, k);
         SCRATCHKIT_HISTOGRAM_UNROLL
-        for (int u = 0; u < IT; ++u)
-          k[u] = (base + static_cast<std::size_t>(u) * BS < n ? histogram_bin<C>(x[u], lo, hi, scale, nb) : -1) - k0;
-        SCRATCHKIT_HISTOGRAM_UNROLL
-        for (int u = 0; u < IT; ++u)  // -1 - k0 and bins of other chunks fail the unsigned test
-          if (static_cast<unsigned>(k[u]) < static_cast<unsigned>(kn)) histogram_scratch_inc(&h[k[u]]);
+        for (int u = 0; u < IT; ++u) {  // -1 - k0 and bins of other chunks fail the unsigned test
+          const int kc = k[u] - k0;
+          if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) histogram_scratch_inc(&h[kc]);
+        }
       }
     });
     sync_threads(b);

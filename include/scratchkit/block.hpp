@@ -130,6 +130,14 @@ class Block {
       SCRATCHKIT_ABORT("scratchkit: sync_threads() called inside Block::threads(...); "
                        "a barrier must be reached by every thread, call it from the kernel body");
 #endif
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
+    // The team is the whole CUDA block (vector length 1): a plain __syncthreads,
+    // without the branch and membar.cta of the generic team_barrier.
+    if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+      __syncthreads();
+      return;
+    }
+#endif
     m_team.team_barrier();
   }
 

@@ -18,6 +18,18 @@ enum class ScratchFallback {
   level1  ///< place the whole block scratch in Kokkos level-1 scratch (slower, large)
 };
 
+/// Compile-time launch bounds, CUDA's `__launch_bounds__(MaxThreads, MinBlocks)`:
+/// `launch<LaunchBounds<256, 2>>(exec, label, params, body)`. They reach the
+/// compiler as Kokkos::LaunchBounds on the TeamPolicy (ignored on host
+/// backends); a block of more than MaxThreads threads is rejected at launch.
+/// The default, LaunchBounds<0, 0>, sets none.
+template <unsigned MaxThreads, unsigned MinBlocks = 1>
+struct LaunchBounds {
+  static constexpr unsigned max_threads = MaxThreads;  ///< 0: no bound
+  static constexpr unsigned min_blocks  = MinBlocks;   ///< blocks per SM the compiler should fit
+};
+using NoLaunchBounds = LaunchBounds<0, 0>;
+
 /// CUDA's limits on a block, applied on every backend so that a kernel that
 /// runs on the host also runs on a GPU.
 struct BlockLimits {
@@ -126,23 +138,75 @@ std::string space_name() {
   return ExecSpace::name();
 }
 
+/// The block's scratch base as the kernel should see it. On CUDA level 0 the
+/// pointer Kokkos hands out is generic, and nvcc cannot prove it is in shared
+/// memory: every access would be a generic ld/st. Rebuilding it from a
+/// `__shared__` symbol plus its offset in the shared window lets every access
+/// compile to ld.shared/st.shared, as in a native kernel (perf/NOTES.md, finding 1).
+template <class ExecSpace, int Level>
+KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
+  if constexpr (Level == 0 && std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    extern __shared__ char scratchkit_shared_base[];
+    const unsigned off = static_cast<unsigned>(__cvta_generic_to_shared(p)) -
+                         static_cast<unsigned>(__cvta_generic_to_shared(scratchkit_shared_base));
+    return scratchkit_shared_base + off;
+  }
+#endif
+  return p;
+}
+
 /// Kokkos functor: builds the Block from the team and calls the kernel body.
-template <class ExecSpace, class F>
+/// The scratch level is a template parameter so that level-0 scratch is known
+/// to be shared memory at compile time.
+template <class ExecSpace, class F, int Level>
 struct BlockFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   F m_f;
   BlockGeometry m_geo;
   std::size_t m_request;
-  int m_level;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    char* raw = static_cast<char*>(team.team_scratch(m_level).get_shmem(m_request));
+    char* raw = static_cast<char*>(team.team_scratch(Level).get_shmem(m_request));
     const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(raw);
-    char* base = raw + (round_up(a, base_alignment) - a);
+    char* base = scratch_window<ExecSpace, Level>(raw + (round_up(a, base_alignment) - a));
     const Block<ExecSpace> block(team, m_geo, base);
     m_f(block);
   }
 };
+
+/// Runs one launch with the functor for scratch level `Level`.
+template <class Bounds, int Level, class ExecSpace, class F>
+void launch_at_level(const ExecSpace& exec, const std::string& label, const LaunchParams& p, LaunchPlan plan,
+                     const F& body) {
+  using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_threads, Bounds::min_blocks>>;
+  BlockFunctor<ExecSpace, F, Level> functor{body, plan.geometry, plan.scratch_bytes};
+  auto with_scratch = [&](policy_type pol) {
+    return pol.set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)));
+  };
+  // Probe the backend's team limit for this functor and scratch size.
+  const int team_max = with_scratch(policy_type(exec, plan.league_size, 1, 1))
+                           .team_size_max(functor, Kokkos::ParallelForTag());
+  if (is_gpu_space<ExecSpace>::value) {
+    if (plan.logical_threads > team_max) {
+      std::ostringstream err;
+      err << "scratchkit: cannot launch '" << label << "' on " << space_name<ExecSpace>() << ": block of "
+          << plan.logical_threads << " threads " << dim_str(p.block())
+          << " is over this kernel's team size limit of " << team_max
+          << " (registers and scratch of this kernel on this device)";
+      throw LaunchError(err.str());
+    }
+    plan.team_size = plan.logical_threads;
+  } else {
+    // Host team members own whole warps: more members than warps would idle.
+    const int warps = (plan.logical_threads + Block<ExecSpace>::warp_size - 1) / Block<ExecSpace>::warp_size;
+    int t = p.requested_host_team_size() > 0 ? p.requested_host_team_size() : team_max;
+    if (t > team_max) t = team_max;
+    if (t > warps) t = warps;
+    plan.team_size = t < 1 ? 1 : t;
+  }
+  Kokkos::parallel_for(label, with_scratch(policy_type(exec, plan.league_size, plan.team_size, 1)), functor);
+}
 
 }  // namespace detail
 
@@ -208,38 +272,22 @@ LaunchPlan plan_launch(const LaunchParams& p) {
 /// Launches `body(const Block<ExecSpace>&)` once per block of the grid on
 /// `exec`, as a Kokkos::parallel_for over a TeamPolicy named `label`.
 /// Asynchronous like any Kokkos kernel: fence `exec` before reading results.
-template <class ExecSpace, class F>
+/// `Bounds` (optional, first template argument) sets launch bounds:
+/// `launch<LaunchBounds<256, 2>>(exec, label, params, body)`.
+template <class Bounds = NoLaunchBounds, class ExecSpace, class F>
 void launch(const ExecSpace& exec, const std::string& label, const LaunchParams& p, const F& body) {
-  using policy_type = Kokkos::TeamPolicy<ExecSpace>;
   LaunchPlan plan = plan_launch<ExecSpace>(p);
-  if (plan.league_size == 0) return;  // an empty grid is a valid no-op, as in CUDA
-
-  detail::BlockFunctor<ExecSpace, F> functor{body, plan.geometry, plan.scratch_bytes, plan.scratch_level};
-  auto with_scratch = [&](policy_type pol) {
-    return pol.set_scratch_size(plan.scratch_level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)));
-  };
-  // Probe the backend's team limit for this functor and scratch size.
-  const int team_max = with_scratch(policy_type(exec, plan.league_size, 1, 1))
-                           .team_size_max(functor, Kokkos::ParallelForTag());
-  if (detail::is_gpu_space<ExecSpace>::value) {
-    if (plan.logical_threads > team_max) {
-      std::ostringstream err;
-      err << "scratchkit: cannot launch '" << label << "' on " << detail::space_name<ExecSpace>() << ": block of "
-          << plan.logical_threads << " threads " << detail::dim_str(p.block())
-          << " is over this kernel's team size limit of " << team_max
-          << " (registers and scratch of this kernel on this device)";
-      throw LaunchError(err.str());
-    }
-    plan.team_size = plan.logical_threads;
-  } else {
-    // Host team members own whole warps: more members than warps would idle.
-    const int warps = (plan.logical_threads + Block<ExecSpace>::warp_size - 1) / Block<ExecSpace>::warp_size;
-    int t = p.requested_host_team_size() > 0 ? p.requested_host_team_size() : team_max;
-    if (t > team_max) t = team_max;
-    if (t > warps) t = warps;
-    plan.team_size = t < 1 ? 1 : t;
+  if (Bounds::max_threads > 0 && plan.logical_threads > static_cast<long long>(Bounds::max_threads)) {
+    std::ostringstream err;
+    err << "scratchkit: cannot launch '" << label << "': block of " << plan.logical_threads << " threads "
+        << detail::dim_str(p.block()) << " is over its launch bounds of " << Bounds::max_threads << " threads";
+    throw LaunchError(err.str());
   }
-  Kokkos::parallel_for(label, with_scratch(policy_type(exec, plan.league_size, plan.team_size, 1)), functor);
+  if (plan.league_size == 0) return;  // an empty grid is a valid no-op, as in CUDA
+  if (plan.scratch_level == 0)
+    detail::launch_at_level<Bounds, 0>(exec, label, p, plan, body);
+  else
+    detail::launch_at_level<Bounds, 1>(exec, label, p, plan, body);
 }
 
 /// ceil(a / b) for sizes, as grid arithmetic needs it.

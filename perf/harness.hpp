@@ -30,7 +30,8 @@ struct Config {
   int repetitions = 10;     ///< timed runs per case; the median is reported
   bool native     = false;  ///< native CUDA rows (Kokkos::Cuda, native kernels built, a GPU present)
   bool vendor     = false;  ///< cuBLAS / CUB rows
-  std::string only;         ///< run only cases whose name contains this
+  std::string only;         ///< run only cases whose name contains one of these (comma-separated)
+  std::string skip;         ///< and none of these (comma-separated)
 };
 
 /// One row: a kernel x variant x backend x type x size, the minimal bytes and

@@ -7,7 +7,7 @@
 // --benchmark_out=FILE --benchmark_out_format=json). perf/report.py turns the
 // JSON into summary.csv, summary.md and plots.
 //
-//   scratchkit-bench [--full] [--reps N] [--only SUBSTRING] [--ranks-out FILE] [--benchmark_* ...] [--kokkos-* ...]
+//   scratchkit-bench [--full] [--reps N] [--only SUBSTR[,SUBSTR...]] [--skip SUBSTR[,...]] [--ranks-out FILE] [--benchmark_* ...] [--kokkos-* ...]
 //
 // Built with SCRATCHKIT_ENABLE_MPI, it runs under mpiexec/srun with one rank
 // per GPU: rank r uses GPU (node-local rank) % (GPUs on the node); every rank
@@ -151,6 +151,18 @@ void gather_ranks(const std::vector<Case>& cases) {
 #endif
 }
 
+/// True when `name` contains any of the comma-separated substrings in `list`.
+bool matches_any(const std::string& name, const std::string& list) {
+  std::size_t b = 0;
+  while (b <= list.size()) {
+    std::size_t e = list.find(',', b);
+    if (e == std::string::npos) e = list.size();
+    if (e > b && name.find(list.substr(b, e - b)) != std::string::npos) return true;
+    b = e + 1;
+  }
+  return false;
+}
+
 Config parse(int& argc, char** argv) {
   Config c;
   int out = 1;
@@ -166,10 +178,13 @@ Config parse(int& argc, char** argv) {
       }
     } else if (a == "--only" && i + 1 < argc) {
       c.only = argv[++i];
+    } else if (a == "--skip" && i + 1 < argc) {
+      c.skip = argv[++i];
     } else if (a == "--ranks-out" && i + 1 < argc) {
       g_ranks_out = argv[++i];
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: scratchkit-bench [--full] [--reps N] [--only SUBSTRING] [--benchmark_out=FILE "
+      std::printf("usage: scratchkit-bench [--full] [--reps N] [--only SUBSTR[,SUBSTR...]] [--skip SUBSTR[,...]] "
+                  "[--benchmark_out=FILE "
                   "--benchmark_out_format=json] [Google Benchmark and Kokkos options]\n");
       std::exit(0);
     } else if (a.rfind("--kokkos-", 0) != 0) {
@@ -264,7 +279,8 @@ int main(int argc, char** argv) {
     add_histogram_cases(c, cases);
     std::vector<Case> selected;
     for (auto& k : cases)
-      if (c.only.empty() || k.name().find(c.only) != std::string::npos) selected.push_back(k);
+      if ((c.only.empty() || matches_any(k.name(), c.only)) && (c.skip.empty() || !matches_any(k.name(), c.skip)))
+        selected.push_back(k);
     g_total = selected.size();
     if (g_rank == 0)
       std::fprintf(stderr, "# %s\n# %zu cases, median of %d after a checked warm-up run; native rows: %s; ranks: %d\n",

@@ -29,7 +29,8 @@ mkdir -p "$out"
   nvcc --version | tail -n 2
   c++ --version | head -n 1
   cmake --version | head -n 1
-  echo "Kokkos: $(grep -m1 -o 'Kokkos_VERSION [0-9.]*' "$kokkos"/lib*/cmake/Kokkos/KokkosConfigVersion.cmake 2>/dev/null || echo "$kokkos")"
+  kv="$(sed -n 's/^set(PACKAGE_VERSION "\([0-9.]*\)")/\1/p' "$kokkos"/lib*/cmake/Kokkos/KokkosConfigVersion.cmake 2>/dev/null | head -n 1)"
+  echo "Kokkos: ${kv:-unknown} at $kokkos ($(grep -o 'KOKKOS_ENABLE_CUDA\b\|KOKKOS_ARCH_HOPPER90' "$kokkos"/include/KokkosCore_config.h 2>/dev/null | tr '\n' ' '))"
 } >"$work/machine.txt" 2>&1
 cp "$work/machine.txt" "$out/"
 cat "$work/machine.txt"

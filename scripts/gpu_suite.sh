@@ -14,7 +14,7 @@
 # SANITIZER_TOOLS (default: memcheck racecheck synccheck initcheck),
 # BENCH_ARGS (default --full; a full H100 run takes more than the 10 minutes
 # one command may run on the lent GPU machine: split it with --only and
-# BENCH_PART), BUILD_DIR.
+# BENCH_PART), BENCH_LAUNCHER (MPI mode, e.g. "mpiexec -n 2"), BUILD_DIR.
 set -uo pipefail
 kokkos="$1"
 out="$2"
@@ -77,8 +77,13 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   part="${BENCH_PART:+-$BENCH_PART}"
   echo "== scratchkit-bench ${BENCH_ARGS:---full}"
   # shellcheck disable=SC2086
-  "$build/perf/scratchkit-bench" ${BENCH_ARGS:---full} --benchmark_out="$work/bench$part.json" \
-    --benchmark_out_format=json >"$work/bench$part.txt" 2>"$work/bench-progress$part.log"
+  # BENCH_LAUNCHER runs the MPI mode (build with -DSCRATCHKIT_ENABLE_MPI=ON),
+  # e.g. BENCH_LAUNCHER="mpiexec -n 2": one rank per GPU, per-rank table in ranks*.csv.
+  ranks_out=()
+  [ -n "${BENCH_LAUNCHER:-}" ] && ranks_out=(--ranks-out "$work/ranks$part.csv")
+  # shellcheck disable=SC2086
+  ${BENCH_LAUNCHER:-} "$build/perf/scratchkit-bench" ${BENCH_ARGS:---full} --benchmark_out="$work/bench$part.json" \
+    --benchmark_out_format=json "${ranks_out[@]}" >"$work/bench$part.txt" 2>"$work/bench-progress$part.log"
   echo "bench exit $?"
   grep -E "FAILED|cases" "$work/bench-progress$part.log"
   python3 "$src/perf/report.py" "$work/bench$part.json" --out "$work" --plots --require-pass

@@ -2,6 +2,7 @@
 // GEMM rows: every variant on both backends, and cuBLAS (the FLOP ceiling).
 // Minimal traffic: A and B read once, C written once (beta = 0): (MK + KN + MN) elements; 2MNK FLOPs.
 #include "harness.hpp"
+#include "raw_kokkos.hpp"
 
 #include <scratchkit/kernels/gemm.hpp>
 #include <scratchkit/native/vendor.hpp>
@@ -78,6 +79,19 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
       k.check = [data] { return check_rows(*data()); };
       cases.push_back(k);
     }
+  if (c.native) {
+    // The tiled kernel written directly on Kokkos team scratch (perf/raw_kokkos.hpp): layer vs raw Kokkos.
+    Case k{"gemm", "raw_kokkos_tiled", "kokkos-builtin", type_name<T>(), size};
+    k.bytes   = bytes;
+    k.flops   = flops;
+    k.prepare = poison;
+    k.run     = [data] {
+      auto d = data();
+      raw::gemm_tiled(Exec(), T(1), d->A, d->B, T(0), d->C);
+    };
+    k.check = [data] { return check_rows(*data()); };
+    cases.push_back(k);
+  }
 #if SCRATCHKIT_HAS_NATIVE_CUDA && defined(KOKKOS_ENABLE_CUDA)
   if (c.vendor) {
     Case k{"gemm", "cublas", "vendor", type_name<T>(), size};

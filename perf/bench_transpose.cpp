@@ -2,6 +2,7 @@
 // Transpose rows: every variant on both backends.
 // Minimal traffic: in read once, out written once: 2 rows x cols elements; no FLOPs.
 #include "harness.hpp"
+#include "raw_kokkos.hpp"
 
 #include <scratchkit/kernels/transpose.hpp>
 
@@ -30,6 +31,14 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
   const std::string size = std::to_string(n) + "^2";
   const std::string key  = std::string("transpose/") + type_name<T>() + "/" + size;
   auto data = [key, n] { return data_cache().get<TransposeData<T>>(key, [n] { return TransposeData<T>(n); }); };
+  auto check = [data, n] {
+    auto d = data();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
+    for (int r = 0; r < n; ++r)
+      for (int col = 0; col < n; ++col)
+        if (!(h(col, r) == d->hin(r, col))) return false;
+    return true;
+  };
   for (auto v : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded})
     for (auto b : backends(c)) {
       Case k{"transpose", name(v), backend_name(b), type_name<T>(), size};
@@ -39,16 +48,21 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
         auto d = data();
         transpose(Exec(), v, d->in, d->out, b);
       };
-      k.check = [data, n] {
-        auto d = data();
-        auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
-        for (int r = 0; r < n; ++r)
-          for (int col = 0; col < n; ++col)
-            if (!(h(col, r) == d->hin(r, col))) return false;
-        return true;
-      };
+      k.check   = check;
       cases.push_back(k);
     }
+  if (c.native) {
+    // tiled_padded written directly on Kokkos team scratch (perf/raw_kokkos.hpp): layer vs raw Kokkos.
+    Case k{"transpose", "raw_kokkos_tiled_padded", "kokkos-builtin", type_name<T>(), size};
+    k.bytes   = 2.0 * n * n * sizeof(T);
+    k.prepare = [data] { Kokkos::deep_copy(data()->out, std::numeric_limits<T>::quiet_NaN()); };
+    k.run     = [data] {
+      auto d = data();
+      raw::transpose_tiled_padded(Exec(), d->in, d->out);
+    };
+    k.check   = check;
+    cases.push_back(k);
+  }
 }
 
 }  // namespace

@@ -104,3 +104,28 @@ TEMPLATE_LIST_TEST_CASE("An empty grid launches nothing", "[layer][launch]", tes
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   CHECK(h(0) == 0);
 }
+
+TEST_CASE("FastDiv divides exactly over the whole non-negative int range", "[layer][launch]") {
+  // The block and thread coordinates are decoded with it: exactness for every
+  // n < 2^31 follows from the choice of m and p (block.hpp); checked here on
+  // every divisor a launch can have in one dimension of a block (1..1024),
+  // powers of two and their neighbours up to 2^30, and n near each multiple.
+  std::vector<int> divisors;
+  for (int d = 1; d <= 1024; ++d) divisors.push_back(d);
+  for (int l = 11; l <= 30; ++l)
+    for (int e : {-1, 0, 1}) divisors.push_back((1 << l) + e);
+  divisors.push_back(2147483647);
+  const std::vector<int> ns = {0, 1, 2, 3, 1023, 1024, 65535, 65536, 1 << 30, 2147483646, 2147483647};
+  for (int d : divisors) {
+    const detail::FastDiv f(d);
+    auto check = [&](long long n) {
+      if (n < 0 || n > 2147483647LL) return;
+      const int k = static_cast<int>(n);
+      if (f.div(k) != k / d || f.mod(k) != k % d) FAIL("FastDiv(" << d << ") wrong at n = " << k);
+    };
+    for (int n : ns) check(n);
+    for (long long q : {1LL, 2LL, 3LL, 1000LL, 2147483647LL / d})
+      for (int e : {-1, 0, 1}) check(q * d + e);
+  }
+  SUCCEED("all divisions exact");
+}

@@ -24,6 +24,27 @@ struct Thread {
 };
 
 namespace detail {
+/// Division of a non-negative int by a divisor fixed at launch, as a multiply
+/// and a shift (Granlund & Montgomery): q = (n * m) >> p with p = 31 + ceil(log2 d)
+/// and m = ceil(2^p / d), exact for 0 <= n < 2^31 since n * (m d - 2^p) < 2^31 d <= 2^p.
+/// The block and thread coordinates are decoded with it on every launch: a
+/// hardware integer division is tens of instructions.
+struct FastDiv {
+  unsigned d = 1, m = 1u << 31;
+  int p = 31;
+  FastDiv() = default;
+  explicit FastDiv(int divisor) : d(static_cast<unsigned>(divisor)) {
+    int l = 0;
+    while ((1ull << l) < d) ++l;
+    p = 31 + l;
+    m = static_cast<unsigned>(((1ull << p) + d - 1) / d);
+  }
+  KOKKOS_INLINE_FUNCTION int div(int n) const {
+    return static_cast<int>((static_cast<unsigned long long>(static_cast<unsigned>(n)) * m) >> p);
+  }
+  KOKKOS_INLINE_FUNCTION int mod(int n) const { return n - div(n) * static_cast<int>(d); }
+};
+
 /// What a block needs to know about its launch (copied into the kernel).
 struct BlockGeometry {
   Dim3 grid;
@@ -31,6 +52,12 @@ struct BlockGeometry {
   std::size_t static_bytes;   ///< planned static region (SharedArray, PaddedTile)
   std::size_t dynamic_bytes;  ///< the dynamic pool (DynamicSharedArray)
   std::size_t dynamic_begin;  ///< offset of the pool from the 128-aligned base
+  FastDiv grid_x, grid_y;     ///< gridDim.x, gridDim.y: league rank -> blockIdx
+  FastDiv block_x, block_y;   ///< blockDim.x, blockDim.y: rank -> threadIdx
+  BlockGeometry() = default;
+  BlockGeometry(Dim3 g, Dim3 b, std::size_t s, std::size_t d, std::size_t begin)
+      : grid(g), block(b), static_bytes(s), dynamic_bytes(d), dynamic_begin(begin),
+        grid_x(g.x < 1 ? 1 : g.x), grid_y(g.y < 1 ? 1 : g.y), block_x(b.x), block_y(b.y) {}
 };
 }  // namespace detail
 
@@ -69,9 +96,9 @@ class Block {
 
   KOKKOS_INLINE_FUNCTION Block(const member_type& team, const detail::BlockGeometry& geo, char* base)
       : m_team(team), m_geo(geo), m_base(base), m_cursor(0), m_in_threads(false) {
-    const int nbx = geo.grid.x, nby = geo.grid.y;
     const int league = team.league_rank();
-    m_idx = Dim3(league % nbx, (league / nbx) % nby, league / (nbx * nby));
+    const int lx = geo.grid_x.div(league);
+    m_idx = Dim3(league - lx * geo.grid.x, geo.grid_y.mod(lx), geo.grid_y.div(lx));
     m_nthreads = geo.block.x * geo.block.y * geo.block.z;
     if (is_gpu) m_self = thread_of(team.team_rank());
   }
@@ -143,8 +170,8 @@ class Block {
 
   /// Linear rank -> (x, y, z).
   KOKKOS_INLINE_FUNCTION Thread thread_of(int rank) const {
-    const int bx = m_geo.block.x, by = m_geo.block.y;
-    return Thread{rank % bx, (rank / bx) % by, rank / (bx * by), rank};
+    const int rx = m_geo.block_x.div(rank);
+    return Thread{rank - rx * m_geo.block.x, m_geo.block_y.mod(rx), m_geo.block_y.div(rx), rank};
   }
 
   // -- implementation: used by SharedArray / DynamicSharedArray ----------

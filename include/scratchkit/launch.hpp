@@ -249,7 +249,7 @@ LaunchPlan plan_launch(const LaunchParams& p) {
   plan.scratch_bytes = detail::round_up(dyn_begin + p.dynamic_bytes() + detail::base_alignment, 8);
   plan.level0_max    = static_cast<std::size_t>(policy_type::scratch_size_max(0));
   plan.level1_max    = static_cast<std::size_t>(policy_type::scratch_size_max(1));
-  plan.geometry      = detail::BlockGeometry{g, b, p.static_bytes(), p.dynamic_bytes(), dyn_begin};
+  plan.geometry      = detail::BlockGeometry(g, b, p.static_bytes(), p.dynamic_bytes(), dyn_begin);
 
   if (plan.scratch_bytes <= plan.level0_max) {
     plan.scratch_level = 0;

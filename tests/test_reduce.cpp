@@ -289,8 +289,8 @@ TEST_CASE("Native CUDA reduction of misaligned subviews agrees with the layer bi
           "[reduce][native][cross-check]") {
   test::require_gpu_twins();
 #if SCRATCHKIT_TEST_TWINS
-  for (std::size_t n0 : {0, 1, 3, 4, 5, 7, 8, 9, 4095, 4097, 65535, 65537, 1000003, 1 << 22, (1 << 24) + 1})
-    for (std::size_t off : {0, 1, 2, 3}) {
+  for (std::size_t n0 : {0, 1, 3, 4, 5, 7, 8, 9, 4095, 4097, 65535, 65537, 1000003, (1 << 22) + 3})
+    for (std::size_t off : {0, 1, 3}) {
       const std::size_t n = test::sized(n0);
       reduce_twins_misaligned<std::int32_t>(n, off);
       reduce_twins_misaligned<std::int64_t>(n, off);

@@ -1,5 +1,25 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /// Reduction (sum/min/max) on the layer (native twin: src/cuda/reduce.cu).
+///
+/// Every variant launches blocks of 256 threads with launch bounds <256, 8>
+/// (32 registers: 8 blocks resident per SM) on both twins.
+/// - ReduceVariant::tree (the seed): each block reduces 512 elements (two
+///   loads a thread) through a tree in dynamic shared memory; passes repeat
+///   over the per-block partials until one is left.
+/// - ReduceVariant::grid_stride_atomic and ReduceVariant::warp_shuffle: a
+///   grid that fills the device once (SMs x blocks resident per SM, from a
+///   device query cached per device: 1056 blocks on an H100; the concurrency
+///   on host backends), fewer for small n, walks the data grid-stride, each
+///   thread issuing reduce_loads (4) independent 16-byte loads per step into
+///   4 (or 2, for 8-byte types) lane accumulators; a misaligned head and a
+///   tail that is not a whole vector go to thread 0, element by element.
+///   grid_stride_atomic then reduces the block in a shared tree and adds it
+///   with one atomic; warp_shuffle reduces with warp shuffles and one shared
+///   slot per warp, writes one partial per block, and a second launch of
+///   one block reduces the partials in index order (deterministic: the
+///   layer and native twins agree bit for bit, and runs repeat).
+/// The partials live in a workspace kept between calls (no allocation per
+/// call); the result is copied to the host once.
 #pragma once
 
 #include <scratchkit/detail/native_dispatch.hpp>
@@ -293,7 +313,7 @@ typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceV
       with_source(x, [&](const auto& src, std::size_t head) { reduce_atomic_pass<R>(exec, src, n, head, grid, res); });
       break;
     }
-    default: {  // warp_shuffle: per-block partials, then one block over them
+    case ReduceVariant::warp_shuffle: {  // per-block partials, then one block over them
       const int grid = reduce_grid(n, sizeof(T), fill);
       char* ws       = ReduceWorkspace<Space>::get(slots(grid) + slots(1));
       T* part        = reinterpret_cast<T*>(ws);
@@ -307,6 +327,7 @@ typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceV
       }
       break;
     }
+    default: throw UnsupportedError(std::string("scratchkit::reduce: unknown variant ") + name(variant));
   }
   T result;
   const Kokkos::View<T, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host_result(&result);
@@ -368,9 +389,13 @@ inline long long reduce_error_depth(ReduceVariant variant, std::size_t n) {
 /// (fences exec). The accumulation type is x's value type, as in CUB; an
 /// empty x gives op's identity (0; for min the type's largest value, for max
 /// its lowest), as Kokkos' reducers and CUB do. Backend::native runs the CUDA
-/// twin on exec's stream (Kokkos::Cuda, a contiguous CUDA View).
-/// grid_stride_atomic combines blocks with atomics: its float sums are not
-/// reproducible bit for bit from run to run; tree and warp_shuffle are.
+/// twin on exec's stream (Kokkos::Cuda, a contiguous CUDA View). x may be a
+/// subview starting anywhere; strided Views are read element by element in
+/// the same order. grid_stride_atomic combines blocks with atomics: its
+/// float sums are not reproducible bit for bit from run to run; tree and
+/// warp_shuffle are. Throws UnsupportedError for an unknown variant or
+/// operator before anything runs. Calls from several host threads take
+/// turns on the cached workspace.
 /// \code
 /// double s = scratchkit::reduce(exec, scratchkit::ReduceVariant::warp_shuffle, scratchkit::ReduceOp::sum, x);
 /// \endcode

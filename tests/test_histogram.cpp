@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 using namespace scratchkit;
@@ -124,7 +125,93 @@ void check_type() {
   }
 }
 
+/// values = subview [off, off + n) of a View of n + 3 (a start off elements
+/// past a 16-byte boundary: the vector loop peels a head), and a strided
+/// column of a 2-D View holding the same values; both against the reference.
+template <class Exec, class T>
+void check_misaligned(std::size_t n, std::size_t off) {
+  using Mem       = typename Exec::memory_space;
+  const double lo = Range<T>::lo, hi = Range<T>::hi;
+  const auto seed = test::case_seed(n, off, 40 + sizeof(T) + std::is_integral<T>::value);
+  CAPTURE(n, off, seed, sizeof(T), std::is_integral<T>::value, Exec::name());
+  Kokkos::View<T*, Mem> base("base", n + 3);
+  auto hb = Kokkos::create_mirror(base);
+  fill_values(hb, seed, lo, hi);
+  Kokkos::deep_copy(base, hb);
+  const auto values = Kokkos::subview(base, std::make_pair(off, off + n));
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem> m("m", n, 2);
+  auto hm = Kokkos::create_mirror(m);
+  for (std::size_t i = 0; i < n; ++i) hm(i, 0) = hb(off + i), hm(i, 1) = T(0);
+  Kokkos::deep_copy(m, hm);
+  const auto column = Kokkos::subview(m, Kokkos::ALL, 0);  // stride 2
+  const std::uint64_t total = in_range(hb.data() + off, n, lo, hi);
+  for (int bins : {1, 7, 256, 1000, 4099}) {
+    const auto ref = reference(hb.data() + off, n, lo, hi, bins);
+    for (auto v : {HistogramVariant::global_atomic, HistogramVariant::shared_atomic}) {
+      check_one<Exec>(v, Backend::layer, values, lo, hi, bins, ref, total);
+      check_one<Exec>(v, Backend::layer, column, lo, hi, bins, ref, total);
+    }
+  }
+}
+
+/// Counts with a plan for a device of `fill` blocks whose blocks hold at most
+/// `max_bytes` of counters: several blocks and chunks on any backend.
+template <class Exec, class T>
+void check_plan(std::size_t n, std::size_t off, long long fill, std::size_t max_bytes) {
+  using Mem       = typename Exec::memory_space;
+  const double lo = Range<T>::lo, hi = Range<T>::hi;
+  const auto seed = test::case_seed(n, off + 8 * fill, 60 + sizeof(T) + std::is_integral<T>::value);
+  CAPTURE(n, off, fill, max_bytes, seed, sizeof(T), std::is_integral<T>::value, Exec::name());
+  Kokkos::View<T*, Mem> base("base", n + 3);
+  auto hb = Kokkos::create_mirror(base);
+  fill_values(hb, seed, lo, hi);
+  Kokkos::deep_copy(base, hb);
+  const auto values = Kokkos::subview(base, std::make_pair(off, off + n));
+  detail::HistogramDevice d;
+  d.fill_blocks     = fill;
+  d.max_block_bytes = max_bytes;
+  for (int bins : {7, 256, 1000, 4099}) {
+    const auto ref = reference(hb.data() + off, n, lo, hi, bins);
+    const auto hbins = detail::histogram_bins<T>(lo, hi, static_cast<std::size_t>(bins), "test");
+    for (auto v : {HistogramVariant::global_atomic, HistogramVariant::shared_atomic}) {
+      const auto plan = detail::histogram_plan(v, n, bins, d);
+      CAPTURE(name(v), bins, plan.blocks, plan.chunks, plan.chunk_bins, plan.copies);
+      Kokkos::View<std::uint32_t*, Mem> counts("counts", bins);
+      Kokkos::deep_copy(counts, count_poison);
+      detail::histogram_layer_run(Exec(), v, values, hbins, counts, plan);
+      auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
+      std::size_t bad = 0;
+      for (int k = 0; k < bins; ++k) bad += out(k) != ref[static_cast<std::size_t>(k)];
+      CHECK(bad == 0);
+    }
+  }
+}
+
 }  // namespace
+
+TEMPLATE_LIST_TEST_CASE("Histogram over several blocks and chunks matches the reference exactly",
+                        "[histogram][layer]", test::Spaces) {
+  using Exec = TestType;
+  for (long long fill : {3, 64})
+    for (std::size_t max_bytes : {std::size_t(1000), std::size_t(32640)})
+      for (std::size_t n : {1, 5, 4099, 65537})
+        for (std::size_t off : {0, 1, 2}) {
+          check_plan<Exec, float>(n, off, fill, max_bytes);
+          check_plan<Exec, double>(n, off, fill, max_bytes);
+          check_plan<Exec, std::int32_t>(n, off, fill, max_bytes);
+        }
+}
+
+TEMPLATE_LIST_TEST_CASE("Histogram of misaligned subviews and strided Views matches the reference exactly",
+                        "[histogram][layer]", test::Spaces) {
+  using Exec = TestType;
+  for (std::size_t n : {0, 1, 2, 3, 4, 5, 7, 8, 9, 17, 1023, 1025, 4097, 65537})
+    for (std::size_t off : {1, 2, 3}) {
+      check_misaligned<Exec, float>(n, off);
+      check_misaligned<Exec, double>(n, off);
+      check_misaligned<Exec, std::int32_t>(n, off);
+    }
+}
 
 TEMPLATE_LIST_TEST_CASE("Histogram on the layer matches the host reference exactly", "[histogram][layer]",
                         test::Spaces) {
@@ -178,6 +265,46 @@ TEMPLATE_LIST_TEST_CASE("Histogram splits bins that do not fit in shared memory 
   const auto q = detail::histogram_layer_plan(Exec(), HistogramVariant::shared_atomic, 1 << 20, 256);
   CHECK(q.chunks == 1);
   CHECK(q.chunk_bins == 256);
+  CHECK(q.copies == 8);  // 8 interleaved sub-histograms: 8 KB
+  CHECK(q.shared_bytes == 256 * 8 * sizeof(std::uint32_t));
+}
+
+TEST_CASE("Histogram plans one wave of resident blocks", "[histogram]") {
+  // An H100 as both twins see it on Kokkos 4: 132 SMs x 2048 threads, 228 KB
+  // of shared memory per SM, 40808 bytes of counters per block.
+  detail::HistogramDevice h100;
+  h100.fill_blocks     = 132 * 8;
+  h100.sms             = 132;
+  h100.shared_per_sm   = 233472;
+  h100.max_block_bytes = detail::histogram_native_shared_max(49152);
+  CHECK(h100.max_block_bytes == 40808);
+  const std::size_t n = std::size_t(1) << 28;
+  // 256 bins: 8 copies (8 KB + overhead: threads, not memory, limit to 8 blocks per SM).
+  const auto a = detail::histogram_plan(HistogramVariant::shared_atomic, n, 256, h100);
+  CHECK(a.copies == 8);
+  CHECK(a.chunks == 1);
+  CHECK(a.blocks == 1056);
+  // 65536 bins: 7 chunks of 9363 bins (37452 bytes); 233472 / (37452 + 3216) = 5 blocks per SM.
+  const auto b = detail::histogram_plan(HistogramVariant::shared_atomic, n, 65536, h100);
+  CHECK(b.copies == 1);
+  CHECK(b.chunks == 7);
+  CHECK(b.chunk_bins == 9363);
+  CHECK(b.shared_bytes == 37452);
+  CHECK(b.blocks == 132 * 5 / 7);
+  // 1024 bins: 2 copies; 1025: 1 copy.
+  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, n, 1024, h100).copies == 2);
+  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, n, 1025, h100).copies == 1);
+  // global_atomic: the device once full; few values, few blocks.
+  CHECK(detail::histogram_plan(HistogramVariant::global_atomic, n, 65536, h100).blocks == 1056);
+  CHECK(detail::histogram_plan(HistogramVariant::global_atomic, 1025, 65536, h100).blocks == 2);
+  // Few values: a block gets at least as many values as it has counters to zero and merge.
+  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, 4096, 256, h100).blocks == 2);
+  // A host backend (no SMs): its concurrency.
+  detail::HistogramDevice host;
+  host.fill_blocks     = 4;
+  host.max_block_bytes = 32640;
+  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, n, 256, host).blocks == 4);
+  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, n, 65536, host).chunks == 9);
 }
 
 TEST_CASE("Histogram rejects bad input before launch", "[histogram][bad-input]") {
@@ -226,23 +353,26 @@ TEST_CASE("Histogram rejects bad input before launch", "[histogram][bad-input]")
 namespace {
 
 #if SCRATCHKIT_TEST_TWINS
+/// Layer and native on values = subview [off, off + n) of a View of n + 3.
 template <class T>
-void histogram_twins(std::size_t n) {
+void histogram_twins(std::size_t n, std::size_t off) {
   using Cuda      = Kokkos::Cuda;
   using View      = Kokkos::View<T*, Kokkos::LayoutRight, Kokkos::CudaSpace>;
   using Counts    = Kokkos::View<std::uint32_t*, Kokkos::LayoutRight, Kokkos::CudaSpace>;
   const double lo = Range<T>::lo, hi = Range<T>::hi;
-  const auto seed = test::case_seed(n, sizeof(T), 100 + std::is_integral<T>::value);
-  CAPTURE(n, seed, sizeof(T), std::is_integral<T>::value);
-  View values("values", n);
-  auto hv = Kokkos::create_mirror_view(values);
-  fill_values(hv, seed, lo, hi);
-  Kokkos::deep_copy(values, hv);
-  const std::uint64_t total = in_range(hv.data(), n, lo, hi);
+  const auto seed = test::case_seed(n, sizeof(T) + 10 * off, 100 + std::is_integral<T>::value);
+  CAPTURE(n, off, seed, sizeof(T), std::is_integral<T>::value);
+  View base("base", n + 3);
+  auto hb = Kokkos::create_mirror_view(base);
+  fill_values(hb, seed, lo, hi);
+  Kokkos::deep_copy(base, hb);
+  const auto values = Kokkos::subview(base, std::make_pair(off, off + n));
+  const T* hv       = hb.data() + off;
+  const std::uint64_t total = in_range(hv, n, lo, hi);
   // 65536 bins: several chunks on the layer (40 KB), two natively (227 KB on
   // an H100); 300007 bins: several chunks on both.
   for (int bins : {1, 7, 256, 4099, 65536, 300007}) {
-    const auto ref = reference(hv.data(), n, lo, hi, bins);
+    const auto ref = reference(hv, n, lo, hi, bins);
     for (auto v : {HistogramVariant::global_atomic, HistogramVariant::shared_atomic}) {
       CAPTURE(name(v), bins);
       Counts cl("cl", bins), cn("cn", bins);
@@ -266,11 +396,13 @@ void histogram_twins(std::size_t n) {
 TEST_CASE("Native CUDA histogram agrees with the layer exactly", "[histogram][native][cross-check]") {
   test::require_gpu_twins();
 #if SCRATCHKIT_TEST_TWINS
-  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(65537),
-                        std::size_t(1) << 20, std::size_t(1) << 24}) {
-    histogram_twins<float>(n);
-    histogram_twins<double>(n);
-    histogram_twins<std::int32_t>(n);
-  }
+  for (std::size_t n0 : {std::size_t(0), std::size_t(1), std::size_t(3), std::size_t(5), std::size_t(1000),
+                         std::size_t(65537), std::size_t(1) << 20, std::size_t(1) << 24})
+    for (std::size_t off : {0, 1, 3}) {
+      const std::size_t n = test::sized(n0);
+      histogram_twins<float>(n, off);
+      histogram_twins<double>(n, off);
+      histogram_twins<std::int32_t>(n, off);
+    }
 #endif
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Histogram by hand in CUDA with extern __shared__: the twin of include/scratchkit/kernels/histogram.hpp.
-// Same plan (scratchkit::detail::histogram_plan), same binning expression, so
-// the counts agree exactly; shared_atomic may use up to the opt-in limit of
-// shared memory per block, so it needs fewer chunks of bins than the layer.
+// Same plan (scratchkit::detail::histogram_plan over the same device
+// attributes and the same per-block shared limit), same launch bounds, same
+// values per thread, same binning expression, so the counts agree exactly.
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
+#include "vector_load.cuh"
 
 #include <string>
 
@@ -16,77 +17,99 @@ namespace {
 
 namespace sk = ::scratchkit::detail;
 
-constexpr int BS = sk::histogram_block;
-constexpr int IT = sk::histogram_items;
-constexpr std::size_t default_shared_max = 48 * 1024;  // above it a kernel must opt in
+constexpr int BS    = sk::histogram_block;
+constexpr int MIN_B = sk::histogram_min_blocks;
+constexpr int U     = sk::histogram_loads;
 
 // scratchkit::detail::histogram_bin, the same operations.
 template <class C>
 __device__ __forceinline__ int bin_of(C v, C lo, C hi, C scale, int B) {
-  if (!(v >= lo) || !(v < hi)) return -1;  // NaN fails both tests
-  const C f = (v - lo) * scale;            // >= 0: v >= lo
-  if (!(f < static_cast<C>(B))) return B - 1;
-  const int b = static_cast<int>(f);
-  return b < B ? b : B - 1;
+  const bool in = v >= lo && v < hi;             // NaN fails both tests
+  const C f     = in ? (v - lo) * scale : C(0);  // >= 0: v >= lo
+  int b         = f < static_cast<C>(B) ? static_cast<int>(f) : B - 1;
+  b             = b < B ? b : B - 1;
+  return in ? b : -1;
 }
 
-// The bins of values base, base + BS, ... (-1 past n or out of range), the IT
-// loads issued before the first bin is computed; past n the last value is reloaded.
-template <class T, class C>
-__device__ __forceinline__ void load_bins(const T* __restrict__ values, std::size_t n, std::size_t base, C lo, C hi,
-                                          C scale, int nb, int (&k)[IT]) {
-  C x[IT];
+// f(value in C) for every value this thread takes (layer: detail::histogram_visit):
+// vectors i = block*BS*U + threadIdx + k*blocks*BS*U + u*BS of the aligned
+// body, U loads issued before the first value is binned; block 0's thread 0
+// also takes the misaligned head and the tail.
+template <class C, class T, class F>
+__device__ __forceinline__ void visit(const T* __restrict__ x, std::size_t n, std::size_t head, int block, int blocks,
+                                      const F& f) {
+  constexpr int V  = detail::vec_width<T>;
+  const int rank   = threadIdx.x;
+  const bool first = block == 0 && rank == 0;
+  if (first) {
 #pragma unroll
-  for (int u = 0; u < IT; ++u) {
-    const std::size_t i = base + static_cast<std::size_t>(u) * BS;
-    x[u] = static_cast<C>(values[i < n ? i : n - 1]);
+    for (int j = 0; j < V; ++j)
+      if (static_cast<std::size_t>(j) < head) f(static_cast<C>(x[j]));
   }
+  const std::size_t nv   = (n - head) / V;
+  const std::size_t step = static_cast<std::size_t>(blocks) * (BS * U);
+  const T* body          = x + head;
+  for (std::size_t i = static_cast<std::size_t>(block) * (BS * U) + rank; i < nv; i += step) {
+    T v[U][V];
+    if (i + (U - 1) * BS < nv) {
 #pragma unroll
-  for (int u = 0; u < IT; ++u)
-    k[u] = base + static_cast<std::size_t>(u) * BS < n ? bin_of<C>(x[u], lo, hi, scale, nb) : -1;
-}
-
-template <class T, class C>
-__global__ void __launch_bounds__(BS)
-    histogram_global_atomic_kernel(const T* __restrict__ values, std::size_t n, C lo, C hi, C scale, int nb,
-                                   std::uint32_t* __restrict__ counts) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * (BS * IT);
-  for (std::size_t base = static_cast<std::size_t>(blockIdx.x) * (BS * IT) + threadIdx.x; base < n;
-       base += stride) {
-    int k[IT];
-    load_bins(values, n, base, lo, hi, scale, nb, k);
+      for (int u = 0; u < U; ++u) detail::load16(body + (i + static_cast<std::size_t>(u) * BS) * V, v[u]);
 #pragma unroll
-    for (int u = 0; u < IT; ++u)
-      if (k[u] >= 0) atomicAdd(&counts[k[u]], 1u);
+      for (int u = 0; u < U; ++u) {
+#pragma unroll
+        for (int j = 0; j < V; ++j) f(static_cast<C>(v[u][j]));
+      }
+    } else {
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (i + static_cast<std::size_t>(u) * BS < nv) {
+          detail::load16(body + (i + static_cast<std::size_t>(u) * BS) * V, v[u]);
+#pragma unroll
+          for (int j = 0; j < V; ++j) f(static_cast<C>(v[u][j]));
+        }
+    }
+  }
+  if (first) {
+    const std::size_t t0 = head + nv * V;
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      if (t0 + static_cast<std::size_t>(j) < n) f(static_cast<C>(x[t0 + j]));
   }
 }
 
-// Grid: blocks * chunks, chunk-major; block (c, x) counts bins [c*chunk, c*chunk + chunk).
 template <class T, class C>
-__global__ void __launch_bounds__(BS)
-    histogram_shared_atomic_kernel(const T* __restrict__ values, std::size_t n, C lo, C hi, C scale, int nb,
-                                   int blocks, int chunk, std::uint32_t* __restrict__ counts) {
+__global__ void __launch_bounds__(BS, MIN_B)
+    histogram_global_atomic_kernel(const T* __restrict__ values, std::size_t n, std::size_t head, C lo, C hi, C scale,
+                                   int nb, std::uint32_t* __restrict__ counts) {
+  visit<C>(values, n, head, blockIdx.x, gridDim.x, [&](C v) {
+    const int k = bin_of<C>(v, lo, hi, scale, nb);
+    if (k >= 0) atomicAdd(&counts[k], 1u);
+  });
+}
+
+// Grid: blocks * chunks, chunk-major; block (c, x) counts bins [c*chunk, c*chunk + chunk)
+// into `copies` interleaved sub-histograms (bin k, copy q at k * copies + q).
+template <class T, class C>
+__global__ void __launch_bounds__(BS, MIN_B)
+    histogram_shared_atomic_kernel(const T* __restrict__ values, std::size_t n, std::size_t head, C lo, C hi, C scale,
+                                   int nb, int blocks, int chunk, int copies, std::uint32_t* __restrict__ counts) {
   extern __shared__ __align__(16) unsigned char smem[];
   std::uint32_t* h = reinterpret_cast<std::uint32_t*>(smem);
   const int c  = blockIdx.x / blocks;
   const int bc = blockIdx.x - c * blocks;  // block within the chunk
   const int k0 = c * chunk;
   const int kn = nb - k0 < chunk ? nb - k0 : chunk;
-  for (int j = threadIdx.x; j < kn; j += BS) h[j] = 0;
+  for (int j = threadIdx.x; j < kn * copies; j += BS) h[j] = 0;
   __syncthreads();
-  const std::size_t stride = static_cast<std::size_t>(blocks) * (BS * IT);
-  for (std::size_t base = static_cast<std::size_t>(bc) * (BS * IT) + threadIdx.x; base < n; base += stride) {
-    int k[IT];
-    load_bins(values, n, base, lo, hi, scale, nb, k);
-#pragma unroll
-    for (int u = 0; u < IT; ++u) {  // -1 - k0 and bins of other chunks fail the unsigned test
-      const int kc = k[u] - k0;
-      if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) atomicAdd(&h[kc], 1u);
-    }
-  }
+  const int copy = threadIdx.x & (copies - 1);  // copies is a power of two
+  visit<C>(values, n, head, bc, blocks, [&](C v) {
+    const int kc = bin_of<C>(v, lo, hi, scale, nb) - k0;  // -1 - k0 and other chunks fail the unsigned test
+    if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) atomicAdd(&h[kc * copies + copy], 1u);
+  });
   __syncthreads();
   for (int j = threadIdx.x; j < kn; j += BS) {
-    const std::uint32_t v = h[j];
+    std::uint32_t v = 0;
+    for (int q = 0; q < copies; ++q) v += h[j * copies + q];
     if (v != 0) atomicAdd(&counts[k0 + j], v);
   }
 }
@@ -101,30 +124,26 @@ void histogram_impl(HistogramVariant v, const T* values, std::size_t n, double l
   if (v != HistogramVariant::global_atomic && v != HistogramVariant::shared_atomic)
     throw UnsupportedError(std::string("scratchkit::native::cuda::histogram: variant ") + name(v) +
                            " is not implemented");
-  int dev = 0, sms = 0, threads_per_sm = 0, optin = 0;
-  SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
-  SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-  SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  // Same fill as the layer: Kokkos' Cuda concurrency is SMs * threads per SM.
-  const long long fill_blocks = static_cast<long long>(sms) * threads_per_sm / BS;
-  const auto plan = sk::histogram_plan(v, n, hb.bins, fill_blocks, static_cast<std::size_t>(optin));
+  const detail::DeviceFill f = detail::device_fill();
+  sk::HistogramDevice d;
+  d.fill_blocks     = f.blocks(BS);
+  d.sms             = f.sms;
+  d.shared_per_sm   = f.shared_per_sm;
+  d.max_block_bytes = sk::histogram_native_shared_max(f.shared_per_block);
+  const auto plan   = sk::histogram_plan(v, n, hb.bins, d);
 
   const cudaStream_t s = detail::as_stream(stream);
   SCRATCHKIT_CUDA_CHECK(cudaMemsetAsync(counts, 0, static_cast<std::size_t>(hb.bins) * sizeof(std::uint32_t), s));
   if (n == 0) return;
+  const std::size_t head = detail::head_to_16(values, n);
   if (v == HistogramVariant::global_atomic) {
     histogram_global_atomic_kernel<T, C>
-        <<<plan.blocks, BS, 0, s>>>(values, n, hb.lo, hb.hi, hb.scale, hb.bins, counts);
+        <<<plan.blocks, BS, 0, s>>>(values, n, head, hb.lo, hb.hi, hb.scale, hb.bins, counts);
     SCRATCHKIT_CUDA_CHECK_LAUNCH("histogram_global_atomic");
     return;
   }
-  if (plan.shared_bytes > default_shared_max)
-    SCRATCHKIT_CUDA_CHECK(cudaFuncSetAttribute(histogram_shared_atomic_kernel<T, C>,
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(plan.shared_bytes)));
   histogram_shared_atomic_kernel<T, C><<<plan.blocks * plan.chunks, BS, plan.shared_bytes, s>>>(
-      values, n, hb.lo, hb.hi, hb.scale, hb.bins, plan.blocks, plan.chunk_bins, counts);
+      values, n, head, hb.lo, hb.hi, hb.scale, hb.bins, plan.blocks, plan.chunk_bins, plan.copies, counts);
   SCRATCHKIT_CUDA_CHECK_LAUNCH("histogram_shared_atomic");
 }
 

@@ -1,26 +1,34 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Reduction by hand in CUDA with __shared__: the twin of include/scratchkit/kernels/reduce.hpp.
-// Same variants, same block size, grid and order of operations, so tree and
+// Same variants, block size, launch bounds, grid (scratchkit::detail::reduce_grid
+// over the same device attributes) and order of operations, so tree and
 // warp_shuffle agree with the layer bit for bit; grid_stride_atomic combines
 // blocks with atomics in whatever order they finish (floats: not reproducible).
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
+#include "vector_load.cuh"
 
 #include <cuda/std/limits>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace scratchkit {
 namespace native {
 namespace cuda {
 namespace {
 
-constexpr int BS        = 256;     // threads per block (layer: detail::reduce_block)
-constexpr int PER_BLOCK = 2 * BS;  // tree: elements per block and pass
-constexpr int MAX_GRID  = 1024;    // grid-stride variants (layer: detail::reduce_max_grid)
+namespace sk = ::scratchkit::detail;
+
+constexpr int BS        = sk::reduce_block;      // threads per block
+constexpr int MIN_B     = sk::reduce_min_blocks;  // launch bounds: blocks per SM
+constexpr int U         = sk::reduce_loads;      // 16-byte loads per thread and step
+constexpr int PER_BLOCK = sk::reduce_per_block;  // tree: elements per block and pass
 constexpr int W         = 32;
 
 template <class T, ReduceOp Op>
@@ -72,14 +80,14 @@ __device__ void atomic_combine_real(T* dst, T v) {
   if constexpr (Op == ReduceOp::sum) {
     atomicAdd(dst, v);
   } else {
-    using U = decltype(to_bits(v));
-    U* p    = reinterpret_cast<U*>(dst);
-    U old   = *p;
+    using Bits = decltype(to_bits(v));
+    Bits* p    = reinterpret_cast<Bits*>(dst);
+    Bits old   = *p;
     for (;;) {
       const T cur = from_bits(old, T{});
       const T nxt = R<T, Op>::apply(cur, v);
       if (to_bits(nxt) == old) return;  // no change
-      const U seen = atomicCAS(p, old, to_bits(nxt));
+      const Bits seen = atomicCAS(p, old, to_bits(nxt));
       if (seen == old) return;
       old = seen;
     }
@@ -89,6 +97,59 @@ template <ReduceOp Op>
 __device__ void atomic_combine(float* dst, float v) { atomic_combine_real<Op>(dst, v); }
 template <ReduceOp Op>
 __device__ void atomic_combine(double* dst, double v) { atomic_combine_real<Op>(dst, v); }
+
+// One thread's part of a grid-stride reduction (layer: detail::reduce_thread):
+// vectors i = blockIdx*BS*U + threadIdx + k*gridDim*BS*U + u*BS of the aligned
+// body [head, head + nv*V), U loads issued before any is combined, lane j into
+// accumulator j; thread 0 also takes the head (before) and tail (after); the
+// lanes combined as a tree.
+template <class T, ReduceOp Op>
+__device__ __forceinline__ T reduce_thread(const T* __restrict__ x, std::size_t n, std::size_t head) {
+  constexpr int V = detail::vec_width<T>;
+  T acc[V];
+#pragma unroll
+  for (int j = 0; j < V; ++j) acc[j] = R<T, Op>::identity();
+  const bool first = blockIdx.x == 0 && threadIdx.x == 0;
+  if (first) {
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      if (static_cast<std::size_t>(j) < head) acc[j] = R<T, Op>::apply(acc[j], x[j]);
+  }
+  const std::size_t nv   = (n - head) / V;
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * (BS * U);
+  const T* body          = x + head;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * (BS * U) + threadIdx.x; i < nv; i += step) {
+    T v[U][V];
+    if (i + (U - 1) * BS < nv) {
+#pragma unroll
+      for (int u = 0; u < U; ++u) detail::load16(body + (i + static_cast<std::size_t>(u) * BS) * V, v[u]);
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+#pragma unroll
+        for (int j = 0; j < V; ++j) acc[j] = R<T, Op>::apply(acc[j], v[u][j]);
+      }
+    } else {
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (i + static_cast<std::size_t>(u) * BS < nv) {
+          detail::load16(body + (i + static_cast<std::size_t>(u) * BS) * V, v[u]);
+#pragma unroll
+          for (int j = 0; j < V; ++j) acc[j] = R<T, Op>::apply(acc[j], v[u][j]);
+        }
+    }
+  }
+  if (first) {
+    const std::size_t t0 = head + nv * V;
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      if (t0 + static_cast<std::size_t>(j) < n) acc[j] = R<T, Op>::apply(acc[j], x[t0 + j]);
+  }
+  if constexpr (V == 4) {
+    return R<T, Op>::apply(R<T, Op>::apply(acc[0], acc[1]), R<T, Op>::apply(acc[2], acc[3]));
+  } else {
+    return R<T, Op>::apply(acc[0], acc[1]);
+  }
+}
 
 template <class T, ReduceOp Op>
 __device__ void block_tree(T* s) {
@@ -100,7 +161,8 @@ __device__ void block_tree(T* s) {
 }
 
 template <class T, ReduceOp Op>
-__global__ void reduce_tree_kernel(const T* __restrict__ in, std::size_t n, T* __restrict__ out) {
+__global__ void __launch_bounds__(BS, MIN_B)
+    reduce_tree_kernel(const T* __restrict__ in, std::size_t n, T* __restrict__ out) {
   extern __shared__ __align__(16) unsigned char smem[];
   T* s = reinterpret_cast<T*>(smem);
   const int t = threadIdx.x;
@@ -115,21 +177,17 @@ __global__ void reduce_tree_kernel(const T* __restrict__ in, std::size_t n, T* _
 }
 
 template <class T, ReduceOp Op>
-__global__ void reduce_atomic_kernel(const T* __restrict__ in, std::size_t n, T* result) {
+__global__ void __launch_bounds__(BS, MIN_B)
+    reduce_atomic_kernel(const T* __restrict__ x, std::size_t n, std::size_t head, T* result) {
   __shared__ T s[BS];
-  const int t = threadIdx.x;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * BS;
-  T acc = R<T, Op>::identity();
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * BS + t; i < n; i += stride)
-    acc = R<T, Op>::apply(acc, in[i]);
-  s[t] = acc;
+  s[threadIdx.x] = reduce_thread<T, Op>(x, n, head);
   __syncthreads();
   block_tree<T, Op>(s);
-  if (t == 0) atomic_combine<Op>(result, s[0]);
+  if (threadIdx.x == 0) atomic_combine<Op>(result, s[0]);
 }
 
 template <class T, ReduceOp Op>
-__device__ T warp_tree(T x) {
+__device__ __forceinline__ T warp_tree(T x) {
   for (int off = W / 2; off > 0; off >>= 1) {
     const T y = __shfl_down_sync(0xffffffffu, x, off);
     x         = R<T, Op>::apply(x, y);  // BS is a multiple of 32: every lane + off exists
@@ -138,14 +196,11 @@ __device__ T warp_tree(T x) {
 }
 
 template <class T, ReduceOp Op>
-__global__ void reduce_warp_kernel(const T* __restrict__ in, std::size_t n, T* __restrict__ out) {
+__global__ void __launch_bounds__(BS, MIN_B)
+    reduce_warp_kernel(const T* __restrict__ x, std::size_t n, std::size_t head, T* __restrict__ out) {
   __shared__ T s[BS / W];
   const int t = threadIdx.x;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * BS;
-  T acc = R<T, Op>::identity();
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * BS + t; i < n; i += stride)
-    acc = R<T, Op>::apply(acc, in[i]);
-  acc = warp_tree<T, Op>(acc);
+  T acc       = warp_tree<T, Op>(reduce_thread<T, Op>(x, n, head));
   if (t % W == 0) s[t / W] = acc;
   __syncthreads();
   if (t < W) {
@@ -155,22 +210,48 @@ __global__ void reduce_warp_kernel(const T* __restrict__ in, std::size_t n, T* _
   }
 }
 
-int grid_for(std::size_t n) {
-  const long long need = std::max<long long>(1, static_cast<long long>((n + BS - 1) / BS));
-  return static_cast<int>(std::min<long long>(need, MAX_GRID));
+// Grow-only device buffer per device, kept between calls (no allocation per
+// call); the lock is held from the first launch to the final copy. Never
+// freed: it lives as long as the process (the CUDA context ends with it).
+struct Workspace {
+  std::mutex mutex;
+  std::map<int, std::pair<char*, std::size_t>> buffers;
+  char* get(std::size_t bytes) {
+    int dev = 0;
+    SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
+    auto& b = buffers[dev];
+    if (b.second < bytes) {
+      if (b.first) SCRATCHKIT_CUDA_CHECK(cudaFree(b.first));
+      b = {nullptr, 0};
+      SCRATCHKIT_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&b.first), bytes));
+      b.second = bytes;
+    }
+    return b.first;
+  }
+};
+Workspace& workspace() {
+  static Workspace* w = new Workspace();  // not destroyed at exit: after the runtime is gone
+  return *w;
 }
+
+std::size_t slots(std::size_t count, std::size_t elem) { return (count * elem + 15) / 16 * 16; }
 
 template <class T, ReduceOp Op>
 T run(ReduceVariant v, const T* x, std::size_t n, cudaStream_t s) {
+  if (v != ReduceVariant::tree && v != ReduceVariant::grid_stride_atomic && v != ReduceVariant::warp_shuffle)
+    throw UnsupportedError(std::string("scratchkit::native::cuda::reduce: unknown variant ") + name(v));
   if (n == 0) return R<T, Op>::identity();
-  T result{};
-  T* a = nullptr;
-  T* b = nullptr;
+  const long long fill = detail::device_fill().blocks(BS);
+  Workspace& ws        = workspace();
+  std::lock_guard<std::mutex> lock(ws.mutex);
+  T* res = nullptr;
   switch (v) {
     case ReduceVariant::tree: {
-      std::size_t m = (n + PER_BLOCK - 1) / PER_BLOCK;
-      SCRATCHKIT_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&a), m * sizeof(T), s));
-      SCRATCHKIT_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&b), ((m + PER_BLOCK - 1) / PER_BLOCK) * sizeof(T), s));
+      std::size_t m        = (n + PER_BLOCK - 1) / PER_BLOCK;
+      const std::size_t m2 = (m + PER_BLOCK - 1) / PER_BLOCK;
+      char* buf            = ws.get(slots(m, sizeof(T)) + slots(m2, sizeof(T)));
+      T* a                 = reinterpret_cast<T*>(buf);
+      T* b                 = reinterpret_cast<T*>(buf + slots(m, sizeof(T)));
       reduce_tree_kernel<T, Op><<<static_cast<unsigned>(m), BS, BS * sizeof(T), s>>>(x, n, a);
       SCRATCHKIT_CUDA_CHECK_LAUNCH("reduce_tree");
       while (m > 1) {
@@ -180,32 +261,35 @@ T run(ReduceVariant v, const T* x, std::size_t n, cudaStream_t s) {
         std::swap(a, b);
         m = next;
       }
+      res = a;
       break;
     }
     case ReduceVariant::grid_stride_atomic: {
-      SCRATCHKIT_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&a), sizeof(T), s));
-      const T id = R<T, Op>::identity();
-      SCRATCHKIT_CUDA_CHECK(cudaMemcpyAsync(a, &id, sizeof(T), cudaMemcpyHostToDevice, s));
-      reduce_atomic_kernel<T, Op><<<grid_for(n), BS, 0, s>>>(x, n, a);
+      const int grid = sk::reduce_grid(n, sizeof(T), fill);
+      res            = reinterpret_cast<T*>(ws.get(slots(1, sizeof(T))));
+      const T id     = R<T, Op>::identity();
+      SCRATCHKIT_CUDA_CHECK(cudaMemcpyAsync(res, &id, sizeof(T), cudaMemcpyHostToDevice, s));
+      reduce_atomic_kernel<T, Op><<<grid, BS, 0, s>>>(x, n, detail::head_to_16(x, n), res);
       SCRATCHKIT_CUDA_CHECK_LAUNCH("reduce_grid_stride_atomic");
       break;
     }
-    case ReduceVariant::warp_shuffle: {
-      const int grid = grid_for(n);
-      SCRATCHKIT_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&b), grid * sizeof(T), s));
-      SCRATCHKIT_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&a), sizeof(T), s));
-      reduce_warp_kernel<T, Op><<<grid, BS, 0, s>>>(x, n, b);
+    default: {  // warp_shuffle: per-block partials, then one block over them
+      const int grid = sk::reduce_grid(n, sizeof(T), fill);
+      char* buf      = ws.get(slots(grid, sizeof(T)) + slots(1, sizeof(T)));
+      T* part        = reinterpret_cast<T*>(buf);
+      res            = reinterpret_cast<T*>(buf + slots(grid, sizeof(T)));
+      reduce_warp_kernel<T, Op><<<grid, BS, 0, s>>>(x, n, detail::head_to_16(x, n), grid == 1 ? res : part);
       SCRATCHKIT_CUDA_CHECK_LAUNCH("reduce_warp_shuffle");
-      reduce_warp_kernel<T, Op><<<1, BS, 0, s>>>(b, static_cast<std::size_t>(grid), a);
-      SCRATCHKIT_CUDA_CHECK_LAUNCH("reduce_warp_shuffle");
+      if (grid > 1) {
+        const std::size_t g = static_cast<std::size_t>(grid);
+        reduce_warp_kernel<T, Op><<<1, BS, 0, s>>>(part, g, detail::head_to_16(part, g), res);
+        SCRATCHKIT_CUDA_CHECK_LAUNCH("reduce_warp_shuffle");
+      }
       break;
     }
-    default:
-      throw UnsupportedError(std::string("scratchkit::native::cuda::reduce: unknown variant ") + name(v));
   }
-  SCRATCHKIT_CUDA_CHECK(cudaMemcpyAsync(&result, a, sizeof(T), cudaMemcpyDeviceToHost, s));
-  SCRATCHKIT_CUDA_CHECK(cudaFreeAsync(a, s));
-  if (b) SCRATCHKIT_CUDA_CHECK(cudaFreeAsync(b, s));
+  T result{};
+  SCRATCHKIT_CUDA_CHECK(cudaMemcpyAsync(&result, res, sizeof(T), cudaMemcpyDeviceToHost, s));
   SCRATCHKIT_CUDA_CHECK(cudaStreamSynchronize(s));
   return result;
 }

@@ -1,31 +1,39 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /// Histogram of equal bins over [lo, hi) on the layer (native twin: src/cuda/histogram.cu).
 ///
-/// Both variants launch blocks of 256 threads on a grid that fills the device
-/// (device threads / 256 blocks on a GPU, the concurrency on host backends,
-/// fewer when there are few values) and walk the values grid-stride, 4
-/// coalesced values per thread and step.
+/// Both variants launch blocks of 256 threads (launch bounds <256, 8> on both
+/// twins) and walk the values grid-stride, each thread issuing
+/// detail::histogram_loads independent 16-byte loads per step (8 float or
+/// int32 values, 4 doubles); a misaligned head and the tail that is not a
+/// whole vector are taken element by element by the first thread. Strided
+/// Views are read element by element in the same pattern.
 /// - HistogramVariant::global_atomic: one Kokkos::atomic_add into counts per
-///   counted value; no scratch.
+///   counted value; no scratch. Grid: the device once full (SMs x threads per
+///   SM / 256; the concurrency on host backends), fewer for few values.
 /// - HistogramVariant::shared_atomic: each block counts into privatised bins
 ///   in its dynamic shared pool (DynamicSharedArray<std::uint32_t>), zeroed
 ///   first, with shared-memory atomics (red.shared on CUDA, see
 ///   detail::histogram_scratch_inc), then adds every non-zero bin to counts
-///   with one global atomic.
+///   with one global atomic. Up to 1024 bins a block keeps several
+///   interleaved copies of its bins (detail::histogram_copies: 8 for 256
+///   bins), lane l counting into copy l % 8, which spreads a warp's atomics
+///   over the shared-memory banks; they are summed at the merge.
 ///   Bins that do not fit in one block's shared memory are split into equal
 ///   chunks that do; each chunk gets its own blocks (the grid is chunk-major)
 ///   and a pass over the values. The layer fits a chunk into the level-0
 ///   limit Kokkos reports (TeamPolicy::scratch_size_max(0)) less the layer's
 ///   128-byte alignment slack: 40808 bytes on CUDA with Kokkos 4 (10202
-///   bins), 32640 on Serial in Kokkos 3.4 (8160 bins). The native twin uses up to the opt-in limit
-///   (cudaDevAttrMaxSharedMemoryPerBlockOptin, 227 KB on an H100: 58112
-///   bins), opting in with cudaFuncSetAttribute above 48 KB.
+///   bins), 32640 on Serial in Kokkos 3.4 (8160 bins); the native twin
+///   allows itself the same (detail::histogram_native_shared_max), so both
+///   split alike. The grid fills the device once: as many blocks per SM as
+///   threads and shared memory let be resident (detail::histogram_plan).
 /// Counts are exact integers, so every variant and backend gives the same
 /// counts; the binning itself is one expression (detail::histogram_bin),
 /// repeated verbatim in the native twin.
 #pragma once
 
 #include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
@@ -36,28 +44,22 @@
 #include <sstream>
 #include <type_traits>
 
-// Unrolls the per-item loops on GPU compilers: the loads issue together and
-// the items stay in registers, as in the native twin.
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define SCRATCHKIT_HISTOGRAM_UNROLL _Pragma("unroll")
-#else
-#define SCRATCHKIT_HISTOGRAM_UNROLL
-#endif
-
 namespace scratchkit {
 namespace detail {
 
 /// Bin of v for [lo, hi) in B bins (lo, hi, scale from histogram_bins), or -1
 /// when v is outside [lo, hi) or NaN. The bin is floor((v - lo) * scale)
 /// computed in C; rounding can reach B just below hi, which is clamped.
+/// Written without early returns so that GPU compilers select instead of
+/// branching; the conversion only sees values in [0, B).
 /// The native twin (src/cuda/histogram.cu) does the same operations.
 template <class C>
 KOKKOS_INLINE_FUNCTION int histogram_bin(C v, C lo, C hi, C scale, int B) {
-  if (!(v >= lo) || !(v < hi)) return -1;  // NaN fails both tests
-  const C f = (v - lo) * scale;            // >= 0: v >= lo
-  if (!(f < static_cast<C>(B))) return B - 1;
-  const int b = static_cast<int>(f);
-  return b < B ? b : B - 1;  // C(B) may round above B when B > 2^24 in float
+  const bool in = v >= lo && v < hi;        // NaN fails both tests
+  const C f     = in ? (v - lo) * scale : C(0);  // >= 0: v >= lo
+  int b         = f < static_cast<C>(B) ? static_cast<int>(f) : B - 1;
+  b             = b < B ? b : B - 1;  // C(B) may round above B when B > 2^24 in float
+  return in ? b : -1;
 }
 
 /// *p += 1, atomically, for a counter in block scratch. Kokkos' atomics take
@@ -74,12 +76,8 @@ KOKKOS_INLINE_FUNCTION void histogram_scratch_inc(std::uint32_t* p) {
   Kokkos::atomic_add(p, std::uint32_t(1));
 }
 
-/// Blocks that fill ExecSpace: device threads / block size on GPUs, the concurrency on hosts.
-template <class ExecSpace>
-long long histogram_fill_blocks(const ExecSpace& exec) {
-  const long long c = exec.concurrency();
-  return is_gpu_space<ExecSpace>::value ? c / histogram_block : c;
-}
+/// The launch bounds of both histogram kernels (native twin: __launch_bounds__(256, 8)).
+using HistogramBounds = LaunchBounds<histogram_block, histogram_min_blocks>;
 
 /// Dynamic shared bytes a layer block may have: the level-0 limit less the layer's slack.
 template <class ExecSpace>
@@ -89,95 +87,143 @@ std::size_t histogram_layer_shared_max() {
   return usable > base_alignment ? usable - base_alignment : 0;
 }
 
-/// The plan histogram() launches on the layer with (n > 0 values, bins bins).
+/// What a layer launch on exec fills (device attributes on CUDA, the concurrency on host backends).
+template <class ExecSpace>
+HistogramDevice histogram_layer_device(const ExecSpace& exec) {
+  const DeviceFill f = device_fill(exec);
+  HistogramDevice d;
+  d.fill_blocks     = f.blocks(histogram_block);
+  d.sms             = f.sms;
+  d.shared_per_sm   = f.shared_per_sm;
+  d.max_block_bytes = histogram_layer_shared_max<ExecSpace>();
+  return d;
+}
+
+/// The plan histogram() launches on the layer with (n values, bins bins).
 template <class ExecSpace>
 HistogramPlan histogram_layer_plan(const ExecSpace& exec, HistogramVariant v, std::size_t n, int bins) {
-  return histogram_plan(v, n, bins, histogram_fill_blocks(exec), histogram_layer_shared_max<ExecSpace>());
+  return histogram_plan(v, n, bins, histogram_layer_device(exec));
 }
 
-/// The bins of values base, base + BS, ..., base + (IT-1) BS (-1 past n or
-/// out of range), the IT loads issued before the first bin is computed, so
-/// they are in flight together. Past n the last value is reloaded (and not counted).
-template <int BS, class ValuesView, class C, int IT>
-KOKKOS_FORCEINLINE_FUNCTION void histogram_load_bins(const ValuesView& values, std::size_t n, std::size_t base, C lo,
-                                                     C hi, C scale, int nb, int (&k)[IT]) {
-  C x[IT];
-  SCRATCHKIT_HISTOGRAM_UNROLL
-  for (int u = 0; u < IT; ++u) {
-    const std::size_t i = base + static_cast<std::size_t>(u) * BS;
-    x[u] = static_cast<C>(values(i < n ? i : n - 1));
+/// Calls f(value in C) for every value one thread of a grid-stride histogram
+/// takes: vectors i = block*BS*U + rank + k*blocks*BS*U + u*BS of the
+/// 16-byte aligned body [head, head + nv*V) (U = histogram_loads loads
+/// issued before the first value is binned), and, for block 0's thread 0,
+/// the peeled head and tail. `block` and `blocks` count the blocks of one
+/// chunk of bins. The native twin visits the same values.
+template <class C, class Src, class F>
+KOKKOS_FORCEINLINE_FUNCTION void histogram_visit(const Src& src, std::size_t n, std::size_t head, int block, int rank,
+                                                 int blocks, const F& f) {
+  using T         = typename Src::value_type;
+  constexpr int V = Src::width, U = histogram_loads, BS = histogram_block;
+  const bool first = block == 0 && rank == 0;
+  if (first) {
+    SCRATCHKIT_STREAM_UNROLL
+    for (int j = 0; j < V; ++j)
+      if (static_cast<std::size_t>(j) < head) f(static_cast<C>(src.at(static_cast<std::size_t>(j))));
   }
-  SCRATCHKIT_HISTOGRAM_UNROLL
-  for (int u = 0; u < IT; ++u)
-    k[u] = base + static_cast<std::size_t>(u) * BS < n ? histogram_bin<C>(x[u], lo, hi, scale, nb) : -1;
+  const std::size_t nv   = (n - head) / V;
+  const std::size_t step = static_cast<std::size_t>(blocks) * (BS * U);
+  for (std::size_t i = static_cast<std::size_t>(block) * (BS * U) + static_cast<std::size_t>(rank); i < nv;
+       i += step) {
+    T x[U][V];
+    if (i + (U - 1) * BS < nv) {
+      SCRATCHKIT_STREAM_UNROLL
+      for (int u = 0; u < U; ++u) src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
+      SCRATCHKIT_STREAM_UNROLL
+      for (int u = 0; u < U; ++u) {
+        SCRATCHKIT_STREAM_UNROLL
+        for (int j = 0; j < V; ++j) f(static_cast<C>(x[u][j]));
+      }
+    } else {
+      SCRATCHKIT_STREAM_UNROLL
+      for (int u = 0; u < U; ++u)
+        if (i + static_cast<std::size_t>(u) * BS < nv) {
+          src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
+          SCRATCHKIT_STREAM_UNROLL
+          for (int j = 0; j < V; ++j) f(static_cast<C>(x[u][j]));
+        }
+    }
+  }
+  if (first) {
+    const std::size_t t0 = head + nv * V;
+    SCRATCHKIT_STREAM_UNROLL
+    for (int j = 0; j < V; ++j)
+      if (t0 + static_cast<std::size_t>(j) < n) f(static_cast<C>(src.at(t0 + static_cast<std::size_t>(j))));
+  }
 }
 
-template <class ExecSpace, class ValuesView, class CountsView>
-void histogram_global_atomic(const ExecSpace& exec, const ValuesView& values,
-                             const HistogramBins<histogram_compute_t<typename ValuesView::non_const_value_type>>& hb,
+template <class ExecSpace, class Src, class CountsView>
+void histogram_global_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
+                             const HistogramBins<histogram_compute_t<typename Src::value_type>>& hb,
                              const CountsView& counts, const HistogramPlan& plan) {
-  using C   = histogram_compute_t<typename ValuesView::non_const_value_type>;
+  using C   = histogram_compute_t<typename Src::value_type>;
   using B_t = Block<ExecSpace>;
-  constexpr int BS = histogram_block, IT = histogram_items;
-  const std::size_t n      = values.extent(0);
-  const std::size_t stride = static_cast<std::size_t>(plan.blocks) * (BS * IT);
   const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
-  const int nb = hb.bins;
-  launch(exec, "scratchkit::histogram_global_atomic", LaunchParams(Dim3(plan.blocks), Dim3(BS)),
-         KOKKOS_LAMBDA(const B_t& b) {
-           b.threads([&](const Thread& t) {
-             for (std::size_t base = static_cast<std::size_t>(b.block_idx().x) * (BS * IT) + t.rank; base < n;
-                  base += stride) {
-               int k[IT];
-               histogram_load_bins<BS>(values, n, base, lo, hi, scale, nb, k);
-               SCRATCHKIT_HISTOGRAM_UNROLL
-               for (int u = 0; u < IT; ++u)
-                 if (k[u] >= 0) Kokkos::atomic_add(&counts(k[u]), std::uint32_t(1));
-             }
-           });
-         });
+  const int nb = hb.bins, blocks = plan.blocks;
+  launch<HistogramBounds>(exec, "scratchkit::histogram_global_atomic",
+                          LaunchParams(Dim3(plan.blocks), Dim3(histogram_block)), KOKKOS_LAMBDA(const B_t& b) {
+                            b.threads([&](const Thread& t) {
+                              histogram_visit<C>(src, n, head, b.block_idx().x, t.rank, blocks, [&](C v) {
+                                const int k = histogram_bin<C>(v, lo, hi, scale, nb);
+                                if (k >= 0) Kokkos::atomic_add(&counts(k), std::uint32_t(1));
+                              });
+                            });
+                          });
 }
 
-template <class ExecSpace, class ValuesView, class CountsView>
-void histogram_shared_atomic(const ExecSpace& exec, const ValuesView& values,
-                             const HistogramBins<histogram_compute_t<typename ValuesView::non_const_value_type>>& hb,
+template <class ExecSpace, class Src, class CountsView>
+void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
+                             const HistogramBins<histogram_compute_t<typename Src::value_type>>& hb,
                              const CountsView& counts, const HistogramPlan& plan) {
-  using C   = histogram_compute_t<typename ValuesView::non_const_value_type>;
+  using C   = histogram_compute_t<typename Src::value_type>;
   using B_t = Block<ExecSpace>;
-  constexpr int BS = histogram_block, IT = histogram_items;
-  const std::size_t n      = values.extent(0);
-  const std::size_t stride = static_cast<std::size_t>(plan.blocks) * (BS * IT);
+  constexpr int BS = histogram_block;
   const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
-  const int nb = hb.bins, blocks = plan.blocks, chunk = plan.chunk_bins;
+  const int nb = hb.bins, blocks = plan.blocks, chunk = plan.chunk_bins, copies = plan.copies;
   const auto p = LaunchParams(Dim3(plan.blocks * plan.chunks), Dim3(BS)).shared_mem_bytes(plan.shared_bytes);
-  launch(exec, "scratchkit::histogram_shared_atomic", p, KOKKOS_LAMBDA(const B_t& b) {
-    auto h       = DynamicSharedArray<std::uint32_t>::offset(b, 0, chunk);
-    const int c  = b.block_idx().x / blocks;  // chunk of bins of this block
+  launch<HistogramBounds>(exec, "scratchkit::histogram_shared_atomic", p, KOKKOS_LAMBDA(const B_t& b) {
+    auto h       = DynamicSharedArray<std::uint32_t>::offset(b, 0, static_cast<std::size_t>(chunk) * copies);
+    const int c  = b.block_idx().x / blocks;      // chunk of bins of this block
     const int bc = b.block_idx().x - c * blocks;  // block within the chunk
     const int k0 = c * chunk;
     const int kn = nb - k0 < chunk ? nb - k0 : chunk;
     b.threads([&](const Thread& t) {
-      for (int j = t.rank; j < kn; j += BS) h[j] = 0;
+      for (int j = t.rank; j < kn * copies; j += BS) h[j] = 0;
     });
     sync_threads(b);
     b.threads([&](const Thread& t) {
-      for (std::size_t base = static_cast<std::size_t>(bc) * (BS * IT) + t.rank; base < n; base += stride) {
-        int k[IT];
-        histogram_load_bins<BS>(values, n, base, lo, hi, scale, nb, k);
-        SCRATCHKIT_HISTOGRAM_UNROLL
-        for (int u = 0; u < IT; ++u) {  // -1 - k0 and bins of other chunks fail the unsigned test
-          const int kc = k[u] - k0;
-          if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) histogram_scratch_inc(&h[kc]);
-        }
-      }
+      const int copy = t.rank & (copies - 1);  // copies is a power of two
+      histogram_visit<C>(src, n, head, bc, t.rank, blocks, [&](C v) {
+        // -1 - k0 and bins of other chunks fail the unsigned test
+        const int kc = histogram_bin<C>(v, lo, hi, scale, nb) - k0;
+        if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) histogram_scratch_inc(&h[kc * copies + copy]);
+      });
     });
     sync_threads(b);
     b.threads([&](const Thread& t) {
       for (int j = t.rank; j < kn; j += BS) {
-        const std::uint32_t v = h[j];
+        std::uint32_t v = 0;
+        for (int q = 0; q < copies; ++q) v += h[j * copies + q];
         if (v != 0) Kokkos::atomic_add(&counts(k0 + j), v);
       }
     });
+  });
+}
+
+/// Zeroes counts and counts values into it on the layer with `plan`.
+template <class ExecSpace, class ValuesView, class CountsView>
+void histogram_layer_run(const ExecSpace& exec, HistogramVariant variant, const ValuesView& values,
+                         const HistogramBins<histogram_compute_t<typename ValuesView::non_const_value_type>>& hb,
+                         const CountsView& counts, const HistogramPlan& plan) {
+  const std::size_t n = values.extent(0);
+  Kokkos::deep_copy(exec, counts, std::uint32_t(0));
+  if (n == 0) return;
+  with_source(values, [&](const auto& src, std::size_t head) {
+    if (variant == HistogramVariant::global_atomic)
+      histogram_global_atomic(exec, src, n, head, hb, counts, plan);
+    else
+      histogram_shared_atomic(exec, src, n, head, hb, counts, plan);
   });
 }
 
@@ -232,12 +278,7 @@ void histogram(const ExecSpace& exec, HistogramVariant variant, const ValuesView
     throw UnsupportedError(std::string("scratchkit::histogram: variant ") + name(variant) +
                            " is not implemented on the layer");
   const auto plan = detail::histogram_layer_plan(exec, variant, n, hb.bins);  // may throw: before any launch
-  Kokkos::deep_copy(exec, counts, std::uint32_t(0));
-  if (n == 0) return;
-  if (variant == HistogramVariant::global_atomic)
-    detail::histogram_global_atomic(exec, values, hb, counts, plan);
-  else
-    detail::histogram_shared_atomic(exec, values, hb, counts, plan);
+  detail::histogram_layer_run(exec, variant, values, hb, counts, plan);
 }
 
 }  // namespace scratchkit

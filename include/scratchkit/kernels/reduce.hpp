@@ -1,8 +1,29 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /// Reduction (sum/min/max) on the layer (native twin: src/cuda/reduce.cu).
+///
+/// Every variant launches blocks of 256 threads with launch bounds <256, 8>
+/// (32 registers: 8 blocks resident per SM) on both twins.
+/// - ReduceVariant::tree (the seed): each block reduces 512 elements (two
+///   loads a thread) through a tree in dynamic shared memory; passes repeat
+///   over the per-block partials until one is left.
+/// - ReduceVariant::grid_stride_atomic and ReduceVariant::warp_shuffle: a
+///   grid that fills the device once (SMs x blocks resident per SM, from a
+///   device query cached per device: 1056 blocks on an H100; the concurrency
+///   on host backends), fewer for small n, walks the data grid-stride, each
+///   thread issuing reduce_loads (4) independent 16-byte loads per step into
+///   4 (or 2, for 8-byte types) lane accumulators; a misaligned head and a
+///   tail that is not a whole vector go to thread 0, element by element.
+///   grid_stride_atomic then reduces the block in a shared tree and adds it
+///   with one atomic; warp_shuffle reduces with warp shuffles and one shared
+///   slot per warp, writes one partial per block, and a second launch of
+///   one block reduces the partials in index order (deterministic: the
+///   layer and native twins agree bit for bit, and runs repeat).
+/// The partials live in a workspace kept between calls (no allocation per
+/// call); the result is copied to the host once.
 #pragma once
 
 #include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
@@ -13,20 +34,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace scratchkit {
 namespace detail {
-
-/// Threads per block of every reduction variant (a power of two).
-constexpr int reduce_block = 256;
-/// Elements one block of ReduceVariant::tree consumes per pass.
-constexpr int reduce_per_block = 2 * reduce_block;
-/// Grid of the grid-stride variants for large n: about one wave of 256-thread
-/// blocks on an H100 (132 SMs x 8). A constant, not a device query, so the
-/// layer and the native twin split the data identically (bit-equal results).
-constexpr int reduce_max_grid = 1024;
 
 /// The operator as a type, so kernels carry no run-time switch.
 template <class T, ReduceOp Op>
@@ -71,6 +85,116 @@ void with_reducer(ReduceOp op, const F& f) {
   throw UnsupportedError("scratchkit::reduce: unknown operator");
 }
 
+/// The launch bounds of every reduction kernel (native twin: __launch_bounds__(256, 8)).
+using ReduceBounds = LaunchBounds<reduce_block, reduce_min_blocks>;
+
+/// 16 bytes, 16-byte aligned: the element of the reduction workspace.
+struct alignas(16) ReduceWord {
+  unsigned char b[16];
+};
+
+/// Device buffer of the partial results, kept between reduce() calls on
+/// MemSpace and grown when a call needs more (the tree variant's partials grow
+/// with n; the grid-stride ones need a grid's worth): no allocation per call.
+/// Released by a Kokkos finalize hook, so it never outlives Kokkos. Calls hold
+/// mutex() from the first launch to the final copy, so concurrent host
+/// threads take turns on it.
+template <class MemSpace>
+class ReduceWorkspace {
+ public:
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  /// At least `bytes` bytes, 16-byte aligned (call with mutex() held).
+  static char* get(std::size_t bytes) {
+    State& s = state();
+    if (s.buffer.extent(0) * sizeof(Word) < bytes) {
+      if (!s.hooked) {
+        Kokkos::push_finalize_hook([] {
+          state().buffer = Buffer();
+          state().hooked = false;
+        });
+        s.hooked = true;
+      }
+      s.buffer = Buffer();  // free the smaller one first
+      s.buffer = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "scratchkit::reduce::workspace"),
+                        (bytes + sizeof(Word) - 1) / sizeof(Word));
+    }
+    return reinterpret_cast<char*>(s.buffer.data());
+  }
+
+ private:
+  using Word   = ReduceWord;
+  using Buffer = Kokkos::View<Word*, MemSpace>;
+  struct State {
+    Buffer buffer;
+    bool hooked = false;
+  };
+  static State& state() {
+    static State s;
+    return s;
+  }
+};
+
+/// One thread's part of a grid-stride reduction: vectors i = block*BS*U +
+/// rank + k*grid*BS*U + u*BS (u < U = reduce_loads, each reduce_loads vector
+/// loads issued before any is combined) of the 16-byte aligned body
+/// [head, head + nv*V), lane j of each vector into accumulator j; thread 0
+/// also takes the peeled head (before) and tail (after) into lanes 0, 1, ...;
+/// the lanes are combined as a tree. The native twin does the same operations
+/// in the same order.
+template <class R, class Src>
+KOKKOS_FORCEINLINE_FUNCTION typename Src::value_type reduce_thread(const Src& src, std::size_t n, std::size_t head,
+                                                                   int block, int rank, int grid) {
+  using T          = typename Src::value_type;
+  constexpr int V  = Src::width, U = reduce_loads, BS = reduce_block;
+  T acc[V];
+  SCRATCHKIT_STREAM_UNROLL
+  for (int j = 0; j < V; ++j) acc[j] = R::identity();
+  const bool first = block == 0 && rank == 0;
+  if (first) {
+    SCRATCHKIT_STREAM_UNROLL
+    for (int j = 0; j < V; ++j)
+      if (static_cast<std::size_t>(j) < head) acc[j] = R::apply(acc[j], src.at(static_cast<std::size_t>(j)));
+  }
+  const std::size_t nv   = (n - head) / V;
+  const std::size_t step = static_cast<std::size_t>(grid) * (BS * U);
+  for (std::size_t i = static_cast<std::size_t>(block) * (BS * U) + static_cast<std::size_t>(rank); i < nv;
+       i += step) {
+    T x[U][V];
+    if (i + (U - 1) * BS < nv) {
+      SCRATCHKIT_STREAM_UNROLL
+      for (int u = 0; u < U; ++u) src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
+      SCRATCHKIT_STREAM_UNROLL
+      for (int u = 0; u < U; ++u) {
+        SCRATCHKIT_STREAM_UNROLL
+        for (int j = 0; j < V; ++j) acc[j] = R::apply(acc[j], x[u][j]);
+      }
+    } else {
+      SCRATCHKIT_STREAM_UNROLL
+      for (int u = 0; u < U; ++u)
+        if (i + static_cast<std::size_t>(u) * BS < nv) {
+          src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
+          SCRATCHKIT_STREAM_UNROLL
+          for (int j = 0; j < V; ++j) acc[j] = R::apply(acc[j], x[u][j]);
+        }
+    }
+  }
+  if (first) {
+    const std::size_t t0 = head + nv * V;
+    SCRATCHKIT_STREAM_UNROLL
+    for (int j = 0; j < V; ++j)
+      if (t0 + static_cast<std::size_t>(j) < n) acc[j] = R::apply(acc[j], src.at(t0 + static_cast<std::size_t>(j)));
+  }
+  if constexpr (V == 4) {
+    return R::apply(R::apply(acc[0], acc[1]), R::apply(acc[2], acc[3]));
+  } else {
+    static_assert(V == 2, "reduce_thread: 4- or 8-byte elements");
+    return R::apply(acc[0], acc[1]);
+  }
+}
+
 /// Shared-memory tree over the block's 256 slots; the result ends in s[0].
 template <class R, class BlockT, class S>
 KOKKOS_INLINE_FUNCTION void block_tree(const BlockT& b, const S& s) {
@@ -82,15 +206,16 @@ KOKKOS_INLINE_FUNCTION void block_tree(const BlockT& b, const S& s) {
   }
 }
 
-/// tree, one pass: block b reduces in[b*512, b*512+512) into out(b).
-template <class R, class ExecSpace, class InView, class OutView>
-void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n, const OutView& out) {
-  using T   = typename OutView::non_const_value_type;
+/// tree, one pass: block b reduces in[b*512, b*512+512) into out[b].
+template <class R, class ExecSpace, class InView>
+void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
+                      typename InView::non_const_value_type* out) {
+  using T   = typename InView::non_const_value_type;
   using B_t = Block<ExecSpace>;
   constexpr int BS = reduce_block;
   const auto p = LaunchParams(Dim3(ceil_div(static_cast<long long>(n), reduce_per_block)), Dim3(BS))
                      .shared_mem_bytes(BS * sizeof(T));
-  launch(exec, "scratchkit::reduce_tree", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<ReduceBounds>(exec, "scratchkit::reduce_tree", p, KOKKOS_LAMBDA(const B_t& b) {
     auto sdata = DynamicSharedArray<T>::get(b);
     const std::size_t base = static_cast<std::size_t>(b.block_idx().x) * (2 * BS);
     b.threads([&](const Thread& t) {
@@ -102,52 +227,41 @@ void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n, co
     });
     sync_threads(b);
     block_tree<R>(b, sdata);
-    b.once([&]() { out(b.block_idx().x) = sdata[0]; });
+    b.once([&]() { out[b.block_idx().x] = sdata[0]; });
   });
 }
 
-/// grid_stride_atomic: grid-stride accumulation, shared tree, one atomic per block into result().
-template <class R, class ExecSpace, class InView, class ResView>
-void reduce_atomic_pass(const ExecSpace& exec, const InView& in, std::size_t n, int grid, const ResView& result) {
-  using T   = typename ResView::non_const_value_type;
-  using B_t = Block<ExecSpace>;
+/// grid_stride_atomic: reduce_thread, shared tree, one atomic per block into *result.
+template <class R, class ExecSpace, class Src>
+void reduce_atomic_pass(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head, int grid,
+                        typename Src::value_type* result) {
+  using T     = typename Src::value_type;
+  using B_t   = Block<ExecSpace>;
   using Slots = SharedArray<T, reduce_block>;
-  constexpr int BS = reduce_block;
-  const auto p = LaunchParams(Dim3(grid), Dim3(BS)).uses<Slots>();
-  launch(exec, "scratchkit::reduce_grid_stride_atomic", p, KOKKOS_LAMBDA(const B_t& b) {
+  const auto p = LaunchParams(Dim3(grid), Dim3(reduce_block)).uses<Slots>();
+  launch<ReduceBounds>(exec, "scratchkit::reduce_grid_stride_atomic", p, KOKKOS_LAMBDA(const B_t& b) {
     Slots s(b);
-    const std::size_t stride = static_cast<std::size_t>(grid) * BS;
-    b.threads([&](const Thread& t) {
-      T acc = R::identity();
-      for (std::size_t i = static_cast<std::size_t>(b.block_idx().x) * BS + t.rank; i < n; i += stride)
-        acc = R::apply(acc, in(i));
-      s[t.rank] = acc;
-    });
+    b.threads([&](const Thread& t) { s[t.rank] = reduce_thread<R>(src, n, head, b.block_idx().x, t.rank, grid); });
     sync_threads(b);
     block_tree<R>(b, s);
-    b.once([&]() { R::atomic(&result(), s[0]); });
+    b.once([&]() { R::atomic(result, s[0]); });
   });
 }
 
-/// warp_shuffle, one pass: grid-stride accumulation, warp shuffles, one
-/// shared slot per warp, the first warp reduces the slots; out(b) per block.
-template <class R, class ExecSpace, class InView, class OutView>
-void reduce_warp_pass(const ExecSpace& exec, const InView& in, std::size_t n, int grid, const OutView& out) {
-  using T     = typename OutView::non_const_value_type;
+/// warp_shuffle, one pass: reduce_thread, warp shuffles, one shared slot per
+/// warp, a warp reduces the slots; out[b] per block.
+template <class R, class ExecSpace, class Src>
+void reduce_warp_pass(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head, int grid,
+                      typename Src::value_type* out) {
+  using T     = typename Src::value_type;
   using B_t   = Block<ExecSpace>;
   constexpr int BS = reduce_block, W = B_t::warp_size;
   using Slots = SharedArray<T, BS / W>;
   const auto p = LaunchParams(Dim3(grid), Dim3(BS)).uses<Slots>();
-  launch(exec, "scratchkit::reduce_warp_shuffle", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<ReduceBounds>(exec, "scratchkit::reduce_warp_shuffle", p, KOKKOS_LAMBDA(const B_t& b) {
     Slots s(b);
     PerThread<T, B_t, BS> v(b);
-    const std::size_t stride = static_cast<std::size_t>(grid) * BS;
-    b.threads([&](const Thread& t) {
-      T acc = R::identity();
-      for (std::size_t i = static_cast<std::size_t>(b.block_idx().x) * BS + t.rank; i < n; i += stride)
-        acc = R::apply(acc, in(i));
-      v(t) = acc;
-    });
+    b.threads([&](const Thread& t) { v(t) = reduce_thread<R>(src, n, head, b.block_idx().x, t.rank, grid); });
     warp_reduce(b, v, [](T a, T c) { return R::apply(a, c); });
     b.threads([&](const Thread& t) {
       if (t.rank % W == 0) s[t.rank / W] = v(t);
@@ -156,59 +270,68 @@ void reduce_warp_pass(const ExecSpace& exec, const InView& in, std::size_t n, in
     b.threads([&](const Thread& t) { v(t) = t.rank < BS / W ? s[t.rank] : R::identity(); });
     warp_reduce(b, v, [](T a, T c) { return R::apply(a, c); });
     b.threads([&](const Thread& t) {
-      if (t.rank == 0) out(b.block_idx().x) = v(t);
+      if (t.rank == 0) out[b.block_idx().x] = v(t);
     });
   });
 }
 
-/// Grid of the grid-stride variants: reduce_max_grid blocks, fewer when the data needs fewer.
-inline int reduce_grid(std::size_t n) {
-  const long long need = std::max<long long>(1, ceil_div(static_cast<long long>(n), reduce_block));
-  return static_cast<int>(std::min<long long>(need, reduce_max_grid));
-}
-
+/// The layer reduction of x (n > 0) with the grid-stride variants' grid
+/// capped at fill_blocks (reduce() passes the device once full).
 template <class R, class ExecSpace, class XView>
-typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceVariant variant, const XView& x) {
-  using T     = typename XView::non_const_value_type;
-  using Space = typename ExecSpace::memory_space;
+typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceVariant variant, const XView& x,
+                                                  long long fill_blocks) {
+  using T       = typename XView::non_const_value_type;
+  using Space   = typename ExecSpace::memory_space;
+  using Scalar  = Kokkos::View<T, Space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Array   = Kokkos::View<T*, Space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   const std::size_t n = x.extent(0);
-  T result;
-  const Kokkos::View<T, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host_result(&result);
+  const auto slots    = [](std::size_t count) { return round_up(count * sizeof(T), 16); };
+  const long long fill = fill_blocks < 1 ? 1 : fill_blocks;
+  std::lock_guard<std::mutex> lock(ReduceWorkspace<Space>::mutex());
+  T* res = nullptr;
   switch (variant) {
     case ReduceVariant::tree: {
-      std::size_t m = (n + reduce_per_block - 1) / reduce_per_block;
-      Kokkos::View<T*, Space> a(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "scratchkit::reduce::a"), m);
-      Kokkos::View<T*, Space> c(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "scratchkit::reduce::b"),
-                                (m + reduce_per_block - 1) / reduce_per_block);
+      std::size_t m    = (n + reduce_per_block - 1) / reduce_per_block;
+      const std::size_t m2 = (m + reduce_per_block - 1) / reduce_per_block;
+      char* ws = ReduceWorkspace<Space>::get(slots(m) + slots(m2));
+      T* a     = reinterpret_cast<T*>(ws);
+      T* c     = reinterpret_cast<T*>(ws + slots(m));
       reduce_tree_pass<R>(exec, x, n, a);
       while (m > 1) {
         const std::size_t next = (m + reduce_per_block - 1) / reduce_per_block;
-        reduce_tree_pass<R>(exec, a, m, Kokkos::subview(c, std::make_pair(std::size_t(0), next)));
+        reduce_tree_pass<R>(exec, Array(a, m), m, c);
         std::swap(a, c);
         m = next;
       }
-      Kokkos::deep_copy(exec, host_result, Kokkos::subview(a, 0));
+      res = a;
       break;
     }
     case ReduceVariant::grid_stride_atomic: {
-      Kokkos::View<T, Space> r(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "scratchkit::reduce::result"));
-      Kokkos::deep_copy(exec, r, R::identity());
-      reduce_atomic_pass<R>(exec, x, n, reduce_grid(n), r);
-      Kokkos::deep_copy(exec, host_result, r);
+      const int grid = reduce_grid(n, sizeof(T), fill);
+      res            = reinterpret_cast<T*>(ReduceWorkspace<Space>::get(slots(1)));
+      Kokkos::deep_copy(exec, Scalar(res), R::identity());
+      with_source(x, [&](const auto& src, std::size_t head) { reduce_atomic_pass<R>(exec, src, n, head, grid, res); });
       break;
     }
-    case ReduceVariant::warp_shuffle: {
-      const int grid = reduce_grid(n);
-      Kokkos::View<T*, Space> part(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "scratchkit::reduce::part"),
-                                   grid);
-      Kokkos::View<T*, Space> r(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "scratchkit::reduce::r"), 1);
-      reduce_warp_pass<R>(exec, x, n, grid, part);
-      reduce_warp_pass<R>(exec, part, static_cast<std::size_t>(grid), 1, r);
-      Kokkos::deep_copy(exec, host_result, Kokkos::subview(r, 0));
+    case ReduceVariant::warp_shuffle: {  // per-block partials, then one block over them
+      const int grid = reduce_grid(n, sizeof(T), fill);
+      char* ws       = ReduceWorkspace<Space>::get(slots(grid) + slots(1));
+      T* part        = reinterpret_cast<T*>(ws);
+      res            = reinterpret_cast<T*>(ws + slots(grid));
+      with_source(x, [&](const auto& src, std::size_t head) {
+        reduce_warp_pass<R>(exec, src, n, head, grid, grid == 1 ? res : part);
+      });
+      if (grid > 1) {
+        const std::size_t g = static_cast<std::size_t>(grid);
+        reduce_warp_pass<R>(exec, ContiguousSource<T>{part}, g, head_to_16<T>(part, g), 1, res);
+      }
       break;
     }
     default: throw UnsupportedError(std::string("scratchkit::reduce: unknown variant ") + name(variant));
   }
+  T result;
+  const Kokkos::View<T, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host_result(&result);
+  Kokkos::deep_copy(exec, host_result, Scalar(res));
   exec.fence();
   return result;
 }
@@ -226,34 +349,53 @@ inline int reduce_tree_passes(std::size_t n) {
 }
 
 /// The largest number of additions any element goes through in `variant`'s
-/// sum over n elements (the height of its summation tree): the d of
-/// the rounding bound |s - s_ref| <= gamma_d sum|x_i| the cross-checks use.
-inline long long reduce_error_depth(ReduceVariant variant, std::size_t n) {
+/// sum over n elements of elem_bytes (4 or 8) bytes when the grid-stride
+/// variants may use up to fill_blocks blocks (the height of its summation
+/// tree): the d of the rounding bound |s - s_ref| <= gamma_d sum|x_i| the
+/// cross-checks use.
+inline long long reduce_error_depth(ReduceVariant variant, std::size_t n, long long fill_blocks,
+                                    std::size_t elem_bytes) {
   constexpr long long log2_block = 8;  // tree levels over 256 slots
-  const auto per_thread = [&](long long grid) {  // sequential grid-stride additions per thread
-    return static_cast<long long>(ceil_div(static_cast<long long>(n), grid * detail::reduce_block));
-  };
+  constexpr long long warp_tree  = 5;  // shuffle levels over 32 lanes
+  const int grid        = detail::reduce_grid(n, elem_bytes, fill_blocks);
+  const long long lanes = elem_bytes == 4 ? 2 : 1;  // tree levels over a thread's 4 or 2 lanes
   switch (variant) {
     case ReduceVariant::tree: return reduce_tree_passes(n) * (1 + log2_block);
-    case ReduceVariant::grid_stride_atomic: {
-      const long long grid = detail::reduce_grid(n);
-      return per_thread(grid) + log2_block + grid;  // + the chain of one atomic per block
-    }
-    case ReduceVariant::warp_shuffle: {
-      const long long grid = detail::reduce_grid(n);
-      return per_thread(grid) + 5 + 5 + (ceil_div(grid, detail::reduce_block) + 5 + 5);
+    case ReduceVariant::grid_stride_atomic:  // + the chain of one atomic per block
+      return detail::reduce_lane_chain(n, elem_bytes, grid) + lanes + log2_block + grid;
+    case ReduceVariant::warp_shuffle: {  // a thread's lanes, its warp, the block's warps; again over the partials
+      long long d = detail::reduce_lane_chain(n, elem_bytes, grid) + lanes + 2 * warp_tree;
+      if (grid > 1)
+        d += detail::reduce_lane_chain(static_cast<std::size_t>(grid), elem_bytes, 1) + lanes + 2 * warp_tree;
+      return d;
     }
   }
   return static_cast<long long>(n);
+}
+
+/// reduce_error_depth on exec's device (its grid), for any element type (the larger of 4 and 8 bytes).
+template <class ExecSpace>
+long long reduce_error_depth(const ExecSpace& exec, ReduceVariant variant, std::size_t n) {
+  const long long fill = detail::device_fill(exec).blocks(detail::reduce_block);
+  return std::max(reduce_error_depth(variant, n, fill, 4), reduce_error_depth(variant, n, fill, 8));
+}
+
+/// reduce_error_depth on the default execution space's device, for any element type.
+inline long long reduce_error_depth(ReduceVariant variant, std::size_t n) {
+  return reduce_error_depth(Kokkos::DefaultExecutionSpace(), variant, n);
 }
 
 /// Reduces the rank-1 View x with op and returns the result on the host
 /// (fences exec). The accumulation type is x's value type, as in CUB; an
 /// empty x gives op's identity (0; for min the type's largest value, for max
 /// its lowest), as Kokkos' reducers and CUB do. Backend::native runs the CUDA
-/// twin on exec's stream (Kokkos::Cuda, a contiguous CUDA View).
-/// grid_stride_atomic combines blocks with atomics: its float sums are not
-/// reproducible bit for bit from run to run; tree and warp_shuffle are.
+/// twin on exec's stream (Kokkos::Cuda, a contiguous CUDA View). x may be a
+/// subview starting anywhere; strided Views are read element by element in
+/// the same order. grid_stride_atomic combines blocks with atomics: its
+/// float sums are not reproducible bit for bit from run to run; tree and
+/// warp_shuffle are. Throws UnsupportedError for an unknown variant or
+/// operator before anything runs. Calls from several host threads take
+/// turns on the cached workspace.
 /// \code
 /// double s = scratchkit::reduce(exec, scratchkit::ReduceVariant::warp_shuffle, scratchkit::ReduceOp::sum, x);
 /// \endcode
@@ -267,6 +409,9 @@ typename XView::non_const_value_type reduce(const ExecSpace& exec, ReduceVariant
   static_assert(std::is_same<T, float>::value || std::is_same<T, double>::value ||
                     std::is_same<T, std::int32_t>::value || std::is_same<T, std::int64_t>::value,
                 "scratchkit::reduce: float, double, int32 or int64");
+  if (variant != ReduceVariant::tree && variant != ReduceVariant::grid_stride_atomic &&
+      variant != ReduceVariant::warp_shuffle)
+    throw UnsupportedError(std::string("scratchkit::reduce: unknown variant ") + name(variant));
   T result{};
   if (backend == Backend::native) {
     void* stream = detail::native_stream(exec, "reduce");
@@ -280,7 +425,9 @@ typename XView::non_const_value_type reduce(const ExecSpace& exec, ReduceVariant
   }
   detail::with_reducer<T>(op, [&](auto r) {
     using R = decltype(r);
-    result  = x.extent(0) == 0 ? R::identity() : detail::reduce_layer<R>(exec, variant, x);
+    result  = x.extent(0) == 0 ? R::identity()
+                               : detail::reduce_layer<R>(exec, variant, x,
+                                                         detail::device_fill(exec).blocks(detail::reduce_block));
   });
   return result;
 }

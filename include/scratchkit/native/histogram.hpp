@@ -44,8 +44,37 @@ namespace detail {
 
 /// Threads per block of both histogram variants (layer and native).
 constexpr int histogram_block = 256;
-/// Values each thread loads per grid-stride step: independent loads in flight.
-constexpr int histogram_items = 4;
+/// Blocks per SM both variants are compiled for (launch bounds
+/// <histogram_block, histogram_min_blocks>: 32 registers a thread) and that
+/// the grid fills when shared memory allows.
+constexpr int histogram_min_blocks = 8;
+/// Independent 16-byte loads each thread issues per grid-stride step (8
+/// float or int32 values, 4 double values).
+constexpr int histogram_loads = 2;
+/// Shared bytes one block costs beyond its counters, for the residency
+/// estimate both twins plan with: 1 KB the hardware reserves per block, the
+/// (256 + 2) doubles Kokkos reserves for a 256-thread team, the layer's
+/// 128-byte alignment slack. The native twin costs less; it plans with the
+/// same figure so that both launch the same grid.
+constexpr std::size_t histogram_block_overhead = 1024 + 8 * (histogram_block + 2) + 128;
+
+/// Sub-histograms per block for `bins` bins: 8 interleaved copies (bin k,
+/// copy c at k * 8 + c; lane l counts into copy l % 8) up to 256 bins, fewer
+/// up to 1024 bins (8 KB of counters), 1 above. Lanes of a warp with
+/// different l % 8 then never share a bank, and two lanes only collide on a
+/// counter when they also share l % 8.
+inline int histogram_copies(long long bins) { return bins <= 256 ? 8 : bins <= 512 ? 4 : bins <= 1024 ? 2 : 1; }
+
+/// Dynamic shared bytes per block the native twin allows itself: the level-0
+/// limit Kokkos 4 gives a layer block on CUDA (sharedMemPerBlock less 1026
+/// doubles and an int64 it reserves, rounded down to 8) less the layer's
+/// 128-byte slack, so that both twins split the bins into the same chunks.
+inline std::size_t histogram_native_shared_max(std::size_t shared_per_block) {
+  constexpr std::size_t kokkos_reserve = (1024 + 2) * 8 + 8;
+  const std::size_t level0             = shared_per_block > kokkos_reserve ? shared_per_block - kokkos_reserve : 0;
+  const std::size_t usable             = level0 / 8 * 8;
+  return usable > 128 ? usable - 128 : 0;
+}
 
 /// Type the bin index is computed in: the value type for float and double,
 /// double for int32 (every int32 is exact there).
@@ -109,46 +138,66 @@ HistogramBins<histogram_compute_t<T>> histogram_bins(double lo, double hi, std::
   return HistogramBins<C>{histogram_round_up<C>(lo), histogram_round_up<C>(hi), scale, static_cast<int>(bins)};
 }
 
+/// What a histogram launch fills: the device's SMs and shared memory, or a host backend's concurrency.
+struct HistogramDevice {
+  long long fill_blocks      = 1;  ///< blocks of histogram_block threads that fill the device when threads are the limit
+                                   ///< (SMs x threads per SM / block; host backends: the concurrency)
+  long long sms              = 0;  ///< SMs (0: no shared-memory residency limit, as on host backends)
+  std::size_t shared_per_sm  = 0;  ///< shared memory per SM in bytes (0: unknown, no limit)
+  std::size_t max_block_bytes = 0;  ///< the most dynamic shared memory one block may have
+};
+
 /// Grid and scratch of one histogram launch (the same arithmetic on the layer and native).
 struct HistogramPlan {
   int blocks     = 0;  ///< blocks per chunk of bins; the grid is blocks * chunks (1-D, chunk-major)
   int chunks     = 1;  ///< shared_atomic: chunks of bins, one grid-stride pass over the values each
   int chunk_bins = 0;  ///< shared_atomic: bins per chunk (the last one may have fewer)
-  std::size_t shared_bytes = 0;  ///< shared_atomic: dynamic shared bytes per block
+  int copies     = 1;  ///< shared_atomic: interleaved sub-histograms per block (histogram_copies)
+  std::size_t shared_bytes = 0;  ///< shared_atomic: dynamic shared bytes per block (chunk_bins * copies counters)
 };
 
-/// Plans a launch over n > 0 values into `bins` bins.
-/// `fill_blocks`: blocks of histogram_block threads that fill the device
-/// (device threads / block size; the host backends' concurrency).
-/// `max_shared_bytes`: the most dynamic shared memory one block may have;
-/// shared_atomic splits the bins into the fewest chunks that fit it.
-inline HistogramPlan histogram_plan(HistogramVariant v, std::size_t n, int bins, long long fill_blocks,
-                                    std::size_t max_shared_bytes) {
-  constexpr long long per_tile = static_cast<long long>(histogram_block) * histogram_items;
+/// Plans a launch over n values into `bins` bins on device d.
+/// global_atomic: one block per histogram_block * 4 values, at most
+/// d.fill_blocks. shared_atomic: the fewest chunks of bins whose counters fit
+/// d.max_block_bytes, then a grid that fills the device once: as many blocks
+/// per SM as threads and shared memory let be resident (counters plus
+/// histogram_block_overhead), split evenly over the chunks, each block given
+/// at least as many values as it has counters to zero and merge.
+inline HistogramPlan histogram_plan(HistogramVariant v, std::size_t n, int bins, const HistogramDevice& d) {
+  constexpr long long per_tile = static_cast<long long>(histogram_block) * 4;
   const long long tiles = static_cast<long long>((n + per_tile - 1) / per_tile);
-  if (fill_blocks < 1) fill_blocks = 1;
+  const long long fill  = d.fill_blocks < 1 ? 1 : d.fill_blocks;
   HistogramPlan p;
   if (v == HistogramVariant::global_atomic) {
-    p.blocks = static_cast<int>(tiles < fill_blocks ? tiles : fill_blocks);
+    p.blocks = static_cast<int>(tiles < fill ? tiles : fill);
     if (p.blocks < 1) p.blocks = 1;
     return p;
   }
-  const long long max_bins = static_cast<long long>(max_shared_bytes / sizeof(std::uint32_t));
+  int copies = histogram_copies(bins);
+  while (copies > 1 && static_cast<std::size_t>(bins) * copies * sizeof(std::uint32_t) > d.max_block_bytes) copies /= 2;
+  const long long max_bins = static_cast<long long>(d.max_block_bytes / (sizeof(std::uint32_t) * copies));
   if (max_bins < 1) {
     std::ostringstream os;
-    os << "scratchkit::histogram: " << max_shared_bytes << " bytes of shared memory per block hold no bin";
+    os << "scratchkit::histogram: " << d.max_block_bytes << " bytes of shared memory per block hold no bin";
     throw LaunchError(os.str());
   }
   const long long chunks = (bins + max_bins - 1) / max_bins;
   p.chunks       = static_cast<int>(chunks);
   p.chunk_bins   = static_cast<int>((bins + chunks - 1) / chunks);  // balanced chunks
-  p.shared_bytes = static_cast<std::size_t>(p.chunk_bins) * sizeof(std::uint32_t);
-  // Each block zeroes and merges chunk_bins counters: give it at least that
-  // many values, and together fill the device.
-  const long long by_work = static_cast<long long>((n + p.chunk_bins - 1) / p.chunk_bins);
-  long long b             = tiles < by_work ? tiles : by_work;
-  const long long cap     = fill_blocks / chunks;
-  if (b > cap) b = cap;
+  p.copies       = copies;
+  p.shared_bytes = static_cast<std::size_t>(p.chunk_bins) * copies * sizeof(std::uint32_t);
+  // One wave: blocks resident per SM under the thread and shared-memory limits.
+  long long cap = fill;
+  if (d.sms > 0 && d.shared_per_sm > 0) {
+    long long per_sm       = fill / d.sms;
+    const long long by_mem = static_cast<long long>(d.shared_per_sm / (p.shared_bytes + histogram_block_overhead));
+    if (by_mem < per_sm) per_sm = by_mem;
+    cap = d.sms * (per_sm < 1 ? 1 : per_sm);
+  }
+  const long long counters = static_cast<long long>(p.chunk_bins) * copies;
+  const long long by_work  = static_cast<long long>((n + counters - 1) / counters);
+  long long b              = tiles < by_work ? tiles : by_work;
+  if (b > cap / chunks) b = cap / chunks;
   if (b < 1) b = 1;
   if (b * chunks > INT_MAX) b = INT_MAX / chunks;
   p.blocks = static_cast<int>(b);

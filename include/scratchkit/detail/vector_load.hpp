@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// 16-byte vector loads of rank-1 Views for the streaming kernels (reduce, histogram), and a device fill query.
+#pragma once
+
+#include <scratchkit/detail/backend.hpp>
+#include <scratchkit/errors.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <type_traits>
+
+// Unrolls the fixed-trip loops over a vector's lanes and a thread's loads on
+// GPU compilers, so the lanes stay in registers (no local-memory arrays).
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SCRATCHKIT_STREAM_UNROLL _Pragma("unroll")
+#else
+#define SCRATCHKIT_STREAM_UNROLL
+#endif
+
+namespace scratchkit {
+namespace detail {
+
+/// Elements of T in one 16-byte vector (4 for 4-byte types, 2 for 8-byte ones).
+template <class T>
+struct vec16 {
+  static_assert(16 % sizeof(T) == 0 && sizeof(T) <= 16, "vec16: element size must divide 16");
+  static constexpr int width = static_cast<int>(16 / sizeof(T));
+};
+
+/// Elements of T before the first 16-byte boundary at or after p (at most n):
+/// the scalar head a vector loop must peel off. T-aligned p gives 0 .. width-1.
+template <class T>
+std::size_t head_to_16(const T* p, std::size_t n) {
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  const std::size_t h    = static_cast<std::size_t>((16 - a % 16) % 16) / sizeof(T);
+  return h < n ? h : n;
+}
+
+/// v[0..W) = p[0..W), p 16-byte aligned: one 16-byte load through the read-only
+/// path on CUDA (ld.global.nc.v4 / .v2), element loads elsewhere.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void load16(const T* p, T (&v)[vec16<T>::width]) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same<T, float>::value) {
+    const float4 q = __ldg(reinterpret_cast<const float4*>(p));
+    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+  } else if constexpr (std::is_same<T, double>::value) {
+    const double2 q = __ldg(reinterpret_cast<const double2*>(p));
+    v[0] = q.x, v[1] = q.y;
+  } else if constexpr (sizeof(T) == 4) {
+    const int4 q = __ldg(reinterpret_cast<const int4*>(p));
+    v[0] = static_cast<T>(q.x), v[1] = static_cast<T>(q.y), v[2] = static_cast<T>(q.z), v[3] = static_cast<T>(q.w);
+  } else {
+    const longlong2 q = __ldg(reinterpret_cast<const longlong2*>(p));
+    v[0] = static_cast<T>(q.x), v[1] = static_cast<T>(q.y);
+  }
+#else
+  SCRATCHKIT_STREAM_UNROLL
+  for (int j = 0; j < vec16<T>::width; ++j) v[j] = p[j];
+#endif
+}
+
+/// A contiguous View read through its pointer: vectors are 16-byte loads.
+template <class T>
+struct ContiguousSource {
+  using value_type = T;
+  static constexpr int width = vec16<T>::width;
+  const T* p;
+  KOKKOS_FORCEINLINE_FUNCTION T at(std::size_t i) const { return p[i]; }
+  /// The vector starting at element i (p + i is 16-byte aligned).
+  KOKKOS_FORCEINLINE_FUNCTION void vec(std::size_t i, T (&v)[width]) const { load16(p + i, v); }
+};
+
+/// A strided View: the same vectors, element by element (no alignment to use).
+template <class View>
+struct StridedSource {
+  using value_type = typename View::non_const_value_type;
+  static constexpr int width = vec16<value_type>::width;
+  View x;
+  KOKKOS_FORCEINLINE_FUNCTION value_type at(std::size_t i) const { return x(i); }
+  KOKKOS_FORCEINLINE_FUNCTION void vec(std::size_t i, value_type (&v)[width]) const {
+    SCRATCHKIT_STREAM_UNROLL
+    for (int j = 0; j < width; ++j) v[j] = x(i + static_cast<std::size_t>(j));
+  }
+};
+
+/// Calls f(source, head) with the source a streaming kernel reads x through:
+/// ContiguousSource (head = elements before the first 16-byte boundary) when
+/// x is contiguous, StridedSource (head = 0) otherwise. Layouts that are
+/// always contiguous for rank 1 instantiate only the first.
+template <class XView, class F>
+void with_source(const XView& x, const F& f) {
+  using T            = typename XView::non_const_value_type;
+  using layout       = typename XView::array_layout;
+  constexpr bool dense = std::is_same<layout, Kokkos::LayoutRight>::value || std::is_same<layout, Kokkos::LayoutLeft>::value;
+  const std::size_t n = x.extent(0);
+  if constexpr (dense) {
+    f(ContiguousSource<T>{x.data()}, head_to_16<T>(x.data(), n));
+  } else {
+    if (x.span_is_contiguous() && (n <= 1 || x.stride(0) == 1))
+      f(ContiguousSource<T>{x.data()}, head_to_16<T>(x.data(), n));
+    else
+      f(StridedSource<XView>{x}, std::size_t(0));
+  }
+}
+
+/// What fills a device once: its SM count, threads and shared memory per SM
+/// (queried once per CUDA device and cached). Host backends: sms = 0 and
+/// threads_per_sm = the concurrency.
+struct DeviceFill {
+  long long sms            = 0;
+  long long threads_per_sm = 0;
+  std::size_t shared_per_sm    = 0;
+  std::size_t shared_per_block = 0;
+  /// Blocks of `block` threads resident at once when threads are the only limit.
+  long long blocks(int block) const {
+    const long long b = sms > 0 ? sms * (threads_per_sm / block) : threads_per_sm;
+    return b > 0 ? b : 1;
+  }
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+/// cudaDeviceGetAttribute for `device`, cached (the native twins query the same attributes).
+inline DeviceFill cuda_device_fill(int device) {
+  static std::mutex m;
+  static std::map<int, DeviceFill> cache;
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(device);
+  if (it != cache.end()) return it->second;
+  int sms = 0, tps = 0, spsm = 0, spb = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&tps, cudaDevAttrMaxThreadsPerMultiProcessor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&spsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&spb, cudaDevAttrMaxSharedMemoryPerBlock, device) != cudaSuccess)
+    throw Error("scratchkit: cudaDeviceGetAttribute failed for device " + std::to_string(device));
+  DeviceFill f;
+  f.sms = sms, f.threads_per_sm = tps, f.shared_per_sm = static_cast<std::size_t>(spsm);
+  f.shared_per_block = static_cast<std::size_t>(spb);
+  cache.emplace(device, f);
+  return f;
+}
+#endif
+
+/// The DeviceFill of exec: the CUDA device's attributes; other GPU backends:
+/// their concurrency as the threads of one "SM" of unknown shared memory;
+/// host backends: sms = 0, threads_per_sm = the concurrency.
+template <class ExecSpace>
+DeviceFill device_fill(const ExecSpace& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return cuda_device_fill(exec.cuda_device());
+#endif
+  DeviceFill f;
+  f.sms            = is_gpu_space<ExecSpace>::value ? 1 : 0;
+  f.threads_per_sm = exec.concurrency();
+  return f;
+}
+
+}  // namespace detail
+}  // namespace scratchkit

@@ -44,31 +44,43 @@ namespace scratchkit {
 namespace detail {
 
 /// Blocking of GemmVariant::register_blocked, shared by the layer and the
-/// native twin so that both run the same tiles: each block computes a BM x BN
-/// tile of C, walking K in slices of BK; its (BN/TN) x (BM/TM) threads each
-/// hold a TM x TN sub-block of C in registers.
-template <int BM_, int BN_, int BK_, int TM_, int TN_>
+/// native twin so that both run the same tiles and launch bounds.
+///
+/// A block of `threads` = 32 * (BM/WM) * (BN/WN) threads computes a BM x BN
+/// tile of C, walking K in slices of BK. Each warp owns a WM x WN warp tile;
+/// its lanes form an LY x LX grid (LY = WM/TM, LX = WN/TN, LY * LX = 32) and
+/// each lane holds a TM x TN thread tile in registers, split into 16-byte
+/// fragments interleaved with its neighbours' so that every shared-memory
+/// read is one conflict-free 16-byte vector. MinBlocks is the
+/// __launch_bounds__ occupancy hint (blocks per SM) given on both twins.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MinBlocks_ = 1>
 struct GemmBlocking {
-  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
-  static constexpr int TX      = BN / TN;  ///< blockDim.x
-  static constexpr int TY      = BM / TM;  ///< blockDim.y
-  static constexpr int threads = TX * TY;
-  static_assert(BM > 0 && BN > 0 && BK > 0 && TM > 0 && TN > 0 && BM % TM == 0 && BN % TN == 0,
-                "GemmBlocking: BM, BN must be multiples of TM, TN");
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
+  static constexpr int min_blocks = MinBlocks_;
+  static constexpr int LY = WM / TM, LX = WN / TN;   ///< lanes of a warp along M and N
+  static constexpr int WY = BM / WM, WX = BN / WN;   ///< warps of a block along M and N
+  static constexpr int threads = 32 * WY * WX;       ///< 1-D block of this many threads
+  static_assert(BM > 0 && BN > 0 && BK > 0 && TM > 0 && TN > 0 && MinBlocks_ > 0, "GemmBlocking: positive sizes");
+  static_assert(BM % WM == 0 && BN % WN == 0 && WM % TM == 0 && WN % TN == 0,
+                "GemmBlocking: BM, BN multiples of WM, WN; WM, WN multiples of TM, TN");
+  static_assert(LY * LX == 32, "GemmBlocking: a warp tile must hold 32 thread tiles");
   static_assert(threads <= 1024, "GemmBlocking: at most 1024 threads per block");
 };
 
-/// The blocking GemmVariant::register_blocked runs with, per type: 256
-/// threads, 8 x 8 floats (4 x 4 doubles) of C per thread.
+/// The blocking GemmVariant::register_blocked runs with, per type (both
+/// twins). To switch, change the `type` line; perf/gemm_tune.cu times the
+/// candidates against cuBLAS on the GPU.
 template <class Scalar>
 struct GemmDefaultBlocking;
 template <>
 struct GemmDefaultBlocking<float> {
-  using type = GemmBlocking<128, 128, 8, 8, 8>;
+  // 128 x 128 x 8, 256 threads, 8 x 8 floats per thread, 2 blocks per SM (<= 128 registers).
+  using type = GemmBlocking<128, 128, 8, 32, 64, 8, 8, 2>;
 };
 template <>
 struct GemmDefaultBlocking<double> {
-  using type = GemmBlocking<64, 64, 8, 4, 4>;
+  // 128 x 64 x 8, 256 threads, 8 x 4 doubles per thread, 2 blocks per SM.
+  using type = GemmBlocking<128, 64, 8, 32, 32, 8, 4, 2>;
 };
 
 }  // namespace detail

@@ -10,7 +10,8 @@
 // CUBLAS_DEFAULT_MATH, no TF32), registers, spill bytes, blocks per SM, and
 // max |C - C_cublas| / (max|A| max|B| K) as a sanity check (about 1e-7 float,
 // 1e-16 double for sums of K products with different order). The default
-// blocking of each type is marked with '*'.
+// blocking of each type is marked with '*'. Double runs both on the CUDA cores
+// (GemmBlocking) and on the FP64 tensor cores (GemmMmaBlocking, "mma").
 #include <scratchkit/native/gemm.hpp>
 
 #include "gemm_register_blocked.cuh"
@@ -154,15 +155,25 @@ void print_line(const Problem<T>& p, const std::string& config, double ms, const
   std::fflush(stdout);
 }
 
+/// "128x128x8 w32x64 t8x8 b2 (256 thr)" (CUDA cores) or "128x128x8 w64x32 mma b1 (256 thr)" (FP64 tensor cores).
+template <class Blk>
+std::string config_name() {
+  char name[96];
+  if constexpr (Blk::tensor_core)
+    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d mma b%d (%d thr)", Blk::BM, Blk::BN, Blk::BK, Blk::WM, Blk::WN,
+                  Blk::min_blocks, Blk::threads);
+  else
+    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d t%dx%d b%d (%d thr)", Blk::BM, Blk::BN, Blk::BK, Blk::WM,
+                  Blk::WN, Blk::TM, Blk::TN, Blk::min_blocks, Blk::threads);
+  return name;
+}
+
 /// Times blocking Blk on p and prints its line.
 template <class T, class Blk>
 void time_config(const Problem<T>& p) {
   using Default = typename scratchkit::detail::GemmDefaultBlocking<T>::type;
-  char name[96];
-  std::snprintf(name, sizeof name, "%c%dx%dx%d w%dx%d t%dx%d b%d (%d thr)",
-                std::is_same<Blk, Default>::value ? '*' : ' ', Blk::BM, Blk::BN, Blk::BK, Blk::WM, Blk::WN, Blk::TM,
-                Blk::TN, Blk::min_blocks, Blk::threads);
-  auto kernel = sk::gemm_register_blocked_kernel<T, Blk>;
+  const std::string name = (std::is_same<Blk, Default>::value ? "*" : " ") + config_name<Blk>();
+  auto kernel            = sk::rb_kernel<T, Blk>();
   cudaFuncAttributes fa{};
   TUNE_CUDA(cudaFuncGetAttributes(&fa, kernel));
   int occ = 0;
@@ -212,14 +223,16 @@ int main(int argc, char** argv) {
        GemmBlocking<128, 64, 16, 32, 32, 8, 4, 3>,         //
        GemmBlocking<64, 64, 8, 16, 32, 4, 4, 4>,           // 4 x 4 per thread
        GemmBlocking<64, 64, 16, 16, 32, 4, 4, 4>>(sizes, h);
-  tune<double,                                             //
-       GemmBlocking<128, 64, 8, 32, 32, 8, 4, 2>,          //
-       GemmBlocking<128, 64, 8, 32, 32, 8, 4, 1>,          //
-       GemmBlocking<64, 64, 8, 16, 32, 4, 4, 2>,           // 4 x 4 per thread
-       GemmBlocking<64, 64, 8, 32, 16, 4, 4, 3>,           // lanes 8 x 4
-       GemmBlocking<64, 64, 16, 16, 32, 4, 4, 2>,          //
-       GemmBlocking<128, 128, 8, 32, 64, 8, 8, 1>,         // 8 x 8 per thread
-       GemmBlocking<64, 128, 8, 32, 32, 4, 8, 2>>(sizes, h);
+  using scratchkit::detail::GemmMmaBlocking;  // <BM, BN, WM, WN, MinBlocksPerSM>, BK = 8, FP64 tensor cores
+  tune<double,                                     //
+       GemmMmaBlocking<128, 128, 64, 32, 1>,       // 8 warps of 4 x 4 mma tiles
+       GemmMmaBlocking<128, 128, 32, 64, 1>,       // 8 warps of 2 x 8 mma tiles
+       GemmMmaBlocking<128, 128, 32, 32, 1>,       // 16 warps of 2 x 4
+       GemmMmaBlocking<128, 64, 64, 32, 2>,        // 4 warps, 2 blocks per SM
+       GemmMmaBlocking<64, 128, 32, 64, 2>,        //
+       GemmMmaBlocking<64, 64, 32, 32, 3>,         //
+       GemmBlocking<64, 64, 8, 16, 32, 4, 4, 2>,   // CUDA cores, for comparison
+       GemmBlocking<128, 64, 8, 32, 32, 8, 4, 1>>(sizes, h);
   cublasDestroy(h);
   return 0;
 }

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <sstream>
+#include <type_traits>
 
 namespace scratchkit {
 namespace detail {
@@ -226,8 +227,7 @@ struct GemmRbShape {
   static constexpr int AV = BM * KV, BV = BK * NV;           ///< vectors per A, B slice
   static constexpr int LA = (AV + NT - 1) / NT, LB = (BV + NT - 1) / NT;  ///< vectors per thread
   static constexpr int a_size = 2 * BK * PA, b_size = 2 * BK * BN;        ///< two buffers each
-  static_assert(BK % VW == 0 && BN % VW == 0 && Blk::TM % VW == 0 && Blk::TN % VW == 0,
-                "register_blocked: BK, BN, TM, TN must be multiples of 16 bytes");
+  static_assert(BK % VW == 0 && BN % VW == 0, "register_blocked: BK and BN must be multiples of 16 bytes");
 };
 
 /// Loads slice k0 of the block's A tile (BM x BK) into registers: vector v =
@@ -347,13 +347,14 @@ KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_slice(GemmFragment<Scalar, Blk::TM, Blk
 /// (16-byte loads where the matrices allow) during the math on slice kt, one
 /// barrier per slice, launch bounds (Blk::threads, Blk::min_blocks).
 template <class Blk, class ExecSpace, class AV, class BV, class CV>
-void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
-                           const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+                                const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
   using Sh     = GemmRbShape<Blk, Scalar>;
   constexpr int BM = Blk::BM, BN = Blk::BN, BK = Blk::BK, TM = Blk::TM, TN = Blk::TN, NT = Blk::threads;
   constexpr int VW = Sh::VW, LA = Sh::LA, LB = Sh::LB;
+  static_assert(TM % VW == 0 && TN % VW == 0, "register_blocked: TM and TN must be multiples of 16 bytes");
   using ATiles = SharedArray<Scalar, Sh::a_size, 16>;  // A^T, buffers 0 and 1
   using BTiles = SharedArray<Scalar, Sh::b_size, 16>;  // B, buffers 0 and 1
   using Frag   = GemmFragment<Scalar, TM, TN>;
@@ -364,13 +365,21 @@ void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_t
   // 16-byte loads need every vector of a row inside or outside the matrix: K (N) a multiple of VW.
   const bool a_vec = K % VW == 0 && gemm_rows_vectorizable(A);
   const bool b_vec = N % VW == 0 && gemm_rows_vectorizable(B);
-  const auto p     = LaunchParams(Dim3(ceil_div(N, BN), ceil_div(M, BM)), Dim3(NT)).uses<ATiles, BTiles>();
+  // Level 0 on a GPU; host backends (Kokkos 3.4 Serial: 32 KB of level 0) may use level 1 for large blockings.
+  const GemmGrid grid(ceil_div(N, BN), ceil_div(M, BM));
+  const int lg = grid.lg;
+  const auto p = LaunchParams(Dim3(grid.gx, grid.gy), Dim3(NT))
+                     .uses<ATiles, BTiles>()
+                     .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
   launch<LaunchBounds<NT, Blk::min_blocks>>(exec, "scratchkit::gemm_register_blocked", p,
                                             KOKKOS_LAMBDA(const B_t& b) {
     ATiles As(b);
     BTiles Bs(b);
     PerThread<Frag, B_t, NT> acc(b);
-    const int row0 = b.block_idx().y * BM, col0 = b.block_idx().x * BN;
+    int bx, by;
+    gemm_tile_of(b.block_idx().x, b.block_idx().y, lg, bx, by);
+    const int row0 = by * BM, col0 = bx * BN;
+    if (row0 >= M) return;  // past the last tile row, in the last group (the whole block)
     b.threads([&](const Thread& t) {
       Frag& f = acc(t);
       SCRATCHKIT_GEMM_UNROLL
@@ -420,6 +429,176 @@ void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_t
   });
 }
 
+/// The accumulators of one thread of the tensor-core path: elements (g, 2t),
+/// (g, 2t+1), (g+8, 2t), (g+8, 2t+1) of each of its warp's MT x NT mma tiles.
+template <int MT, int NT>
+struct GemmMmaFragment {
+  double c[MT][NT][4];
+};
+
+/// Stores the registers of gemm_rb_load_a/_b into buffer `buf` of the
+/// tensor-core path: A and B by rows, swizzled (gemm_mma_a_index, _b_index),
+/// one 16-byte store per vector.
+template <class Blk, class AArray, class BArray>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_mma_store(const AArray& As, const BArray& Bs, int buf, int rank,
+                                                const GemmPack<double> (&ra)[GemmRbShape<Blk, double>::LA],
+                                                const GemmPack<double> (&rb)[GemmRbShape<Blk, double>::LB]) {
+  using Sh     = GemmRbShape<Blk, double>;
+  const int a0 = buf * Sh::BM * Sh::BK, b0 = buf * Sh::BK * Sh::BN;
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < Sh::LA; ++p) {
+    const int v = rank + p * Sh::NT;
+    if (Sh::LA * Sh::NT != Sh::AV && v >= Sh::AV) break;
+    gemm_store_pack(As, a0 + gemm_mma_a_index(v / Sh::KV, (v % Sh::KV) * Sh::VW), ra[p]);
+  }
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < Sh::LB; ++p) {
+    const int v = rank + p * Sh::NT;
+    if (Sh::LB * Sh::NT != Sh::BV && v >= Sh::BV) break;
+    gemm_store_pack(Bs, b0 + gemm_mma_b_index<Sh::BN>(v / Sh::NV, (v % Sh::NV) * Sh::VW), rb[p]);
+  }
+}
+
+/// One slice of the tensor-core path: on CUDA sm_80+ one m16n8k8 FP64 mma per
+/// tile of the warp, fragments read at the offsets of `l`; elsewhere each
+/// thread sums its own elements over the 8 k of the slice in order with
+/// scalar multiply-adds (same result up to the summation order in a slice).
+template <class Blk, class AArray, class BArray>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_mma_slice(GemmMmaFragment<Blk::MT, Blk::NT>& f, const AArray& As,
+                                                const BArray& Bs, int buf, int rank, const GemmMmaLane<Blk>& l) {
+  constexpr int BM = Blk::BM, BN = Blk::BN, MT = Blk::MT, NT = Blk::NT;
+  const int a0 = buf * BM * 8, b0 = buf * 8 * BN;
+#if SCRATCHKIT_GEMM_DMMA
+  (void)rank;
+  double bf[NT][2];
+  SCRATCHKIT_GEMM_UNROLL
+  for (int j = 0; j < NT; ++j) {
+    bf[j][0] = Bs[b0 + l.b(j, 0)];
+    bf[j][1] = Bs[b0 + l.b(j, 1)];
+  }
+  SCRATCHKIT_GEMM_UNROLL
+  for (int i = 0; i < MT; ++i) {
+    const double af[4] = {As[a0 + l.a(i, 0, 0)], As[a0 + l.a(i, 1, 0)], As[a0 + l.a(i, 0, 1)], As[a0 + l.a(i, 1, 1)]};
+    SCRATCHKIT_GEMM_UNROLL
+    for (int j = 0; j < NT; ++j) gemm_dmma_16x8x8(f.c[i][j], af, bf[j]);
+  }
+#else
+  (void)l;
+  const int warp = rank / 32, g = rank % 32 / 4, t = rank % 4;
+  const int wm = (warp / Blk::WX) * Blk::WM + g, wn = (warp % Blk::WX) * Blk::WN;
+  for (int i = 0; i < MT; ++i)
+    for (int j = 0; j < NT; ++j)
+      for (int e = 0; e < 4; ++e) {
+        const int m = wm + i * 16 + 8 * (e / 2), n = wn + j * 8 + 2 * t + e % 2;
+        double s    = f.c[i][j][e];
+        for (int kk = 0; kk < 8; ++kk) s += As[a0 + gemm_mma_a_index(m, kk)] * Bs[b0 + gemm_mma_b_index<BN>(kk, n)];
+        f.c[i][j][e] = s;
+      }
+#endif
+}
+
+/// GemmVariant::register_blocked for double with a GemmMmaBlocking: the
+/// structure of the SIMT path (slices of 8 double-buffered in shared memory,
+/// slice kt+1 loaded into registers during the math on slice kt, one barrier
+/// per slice), with the math on the FP64 tensor cores.
+template <class Blk, class ExecSpace, class AV, class BV, class CV>
+void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A, const BV& B, double beta,
+                               const CV& C) {
+  using B_t    = Block<ExecSpace>;
+  using Sh     = GemmRbShape<Blk, double>;
+  constexpr int BM = Blk::BM, BN = Blk::BN, BK = Blk::BK, NT = Blk::threads, VW = Sh::VW;
+  constexpr int LA = Sh::LA, LB = Sh::LB;
+  using ATiles = SharedArray<double, 2 * BM * BK, 16>;  // A by rows, buffers 0 and 1
+  using BTiles = SharedArray<double, 2 * BK * BN, 16>;  // B by rows, buffers 0 and 1
+  using Frag   = GemmMmaFragment<Blk::MT, Blk::NT>;
+  using Pack   = GemmPack<double>;
+  const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
+            K = static_cast<int>(A.extent(1));
+  const int nk     = ceil_div(K, BK);
+  const bool a_vec = K % VW == 0 && gemm_rows_vectorizable(A);
+  const bool b_vec = N % VW == 0 && gemm_rows_vectorizable(B);
+  // 32 KB of tiles: level 0 on a GPU; host backends (Kokkos 3.4 Serial: 32 KB of level 0) may use level 1.
+  const GemmGrid grid(ceil_div(N, BN), ceil_div(M, BM));
+  const int lg = grid.lg;
+  const auto p = LaunchParams(Dim3(grid.gx, grid.gy), Dim3(NT))
+                     .uses<ATiles, BTiles>()
+                     .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
+  launch<LaunchBounds<NT, Blk::min_blocks>>(exec, "scratchkit::gemm_register_blocked", p,
+                                            KOKKOS_LAMBDA(const B_t& b) {
+    ATiles As(b);
+    BTiles Bs(b);
+    PerThread<Frag, B_t, NT> acc(b);
+    PerThread<GemmMmaLane<Blk>, B_t, NT> lane(b);  // fragment offsets, computed once
+    int bx, by;
+    gemm_tile_of(b.block_idx().x, b.block_idx().y, lg, bx, by);
+    const int row0 = by * BM, col0 = bx * BN;
+    if (row0 >= M) return;  // past the last tile row, in the last group (the whole block)
+    b.threads([&](const Thread& t) {
+      lane(t) = GemmMmaLane<Blk>(t.rank);
+      Frag& f = acc(t);
+      SCRATCHKIT_GEMM_UNROLL
+      for (int i = 0; i < Blk::MT; ++i) {
+        SCRATCHKIT_GEMM_UNROLL
+        for (int j = 0; j < Blk::NT; ++j) {
+          SCRATCHKIT_GEMM_UNROLL
+          for (int e = 0; e < 4; ++e) f.c[i][j][e] = 0.0;
+        }
+      }
+      Pack ra[LA], rb[LB];
+      gemm_rb_load_a<Blk>(A, M, K, row0, 0, t.rank, a_vec, ra);
+      gemm_rb_load_b<Blk>(B, N, K, col0, 0, t.rank, b_vec, rb);
+      gemm_mma_store<Blk>(As, Bs, 0, t.rank, ra, rb);
+    });
+    sync_threads(b);
+    for (int kt = 0; kt < nk; ++kt) {
+      const int cur   = kt & 1;
+      const bool more = kt + 1 < nk;
+      b.threads([&](const Thread& t) {
+        Pack ra[LA], rb[LB];
+        if (more) {
+          gemm_rb_load_a<Blk>(A, M, K, row0, (kt + 1) * BK, t.rank, a_vec, ra);
+          gemm_rb_load_b<Blk>(B, N, K, col0, (kt + 1) * BK, t.rank, b_vec, rb);
+        }
+        gemm_mma_slice<Blk>(acc(t), As, Bs, cur, t.rank, lane(t));
+        // The other buffer was last read before the previous barrier: safe to overwrite.
+        if (more) gemm_mma_store<Blk>(As, Bs, 1 - cur, t.rank, ra, rb);
+      });
+      sync_threads(b);  // the only barrier of a slice
+    }
+    b.threads([&](const Thread& t) {
+      const Frag& f = acc(t);
+      const int warp = t.rank / 32, lane = t.rank % 32;
+      const int m0 = row0 + (warp / Blk::WX) * Blk::WM + lane / 4;
+      const int n0 = col0 + (warp % Blk::WX) * Blk::WN + 2 * (lane % 4);
+      SCRATCHKIT_GEMM_UNROLL
+      for (int i = 0; i < Blk::MT; ++i) {
+        SCRATCHKIT_GEMM_UNROLL
+        for (int j = 0; j < Blk::NT; ++j) {
+          SCRATCHKIT_GEMM_UNROLL
+          for (int e = 0; e < 4; ++e) {
+            const int r = m0 + i * 16 + 8 * (e / 2), c = n0 + j * 8 + e % 2;
+            if (r < M && c < N) C(r, c) = beta == 0.0 ? alpha * f.c[i][j][e] : gemm_epilogue(alpha, f.c[i][j][e], beta, C(r, c));
+          }
+        }
+      }
+    });
+  });
+}
+
+/// GemmVariant::register_blocked with blocking Blk: a GemmBlocking runs on the
+/// CUDA cores (any type), a GemmMmaBlocking on the FP64 tensor cores (double).
+template <class Blk, class ExecSpace, class AV, class BV, class CV>
+void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+                           const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+  using Scalar = typename CV::non_const_value_type;
+  if constexpr (Blk::tensor_core) {
+    static_assert(std::is_same<Scalar, double>::value, "register_blocked: the tensor-core blocking is for double");
+    gemm_register_blocked_mma<Blk>(exec, alpha, A, B, beta, C);
+  } else {
+    gemm_register_blocked_simt<Blk>(exec, alpha, A, B, beta, C);
+  }
+}
+
 }  // namespace detail
 
 /// C = alpha*A*B + beta*C for M x K A, K x N B, M x N C, on `backend`.
@@ -430,9 +609,12 @@ void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_t
 /// otherwise). When beta == 0, C is not read (BLAS semantics: NaN in C does
 /// not propagate). Throws ShapeError on mismatched extents, before any launch.
 /// Asynchronous: fence exec before reading C. Every variant sums each C
-/// element over k = 0..K-1 in increasing order (so they agree with each other
-/// to rounding and with their native twins bit for bit); register_blocked is
-/// the fast one.
+/// element over k = 0..K-1 in increasing order, so they agree with each other
+/// bit for bit, and with their native twins. register_blocked is the fast one;
+/// for double on CUDA (compute capability 8.0+) it runs on the FP64 tensor
+/// cores, whose order of the additions inside one 8-deep mma is the
+/// hardware's: there it agrees with the other variants to rounding (and with
+/// its native twin bit for bit).
 /// \code
 /// scratchkit::gemm(exec, scratchkit::GemmVariant::register_blocked, 1.0f, A, B, 0.0f, C);
 /// \endcode

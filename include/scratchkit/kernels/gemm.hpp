@@ -577,7 +577,8 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
           SCRATCHKIT_GEMM_UNROLL
           for (int e = 0; e < 4; ++e) {
             const int r = m0 + i * 16 + 8 * (e / 2), c = n0 + j * 8 + e % 2;
-            if (r < M && c < N) C(r, c) = beta == 0.0 ? alpha * f.c[i][j][e] : gemm_epilogue(alpha, f.c[i][j][e], beta, C(r, c));
+            if (r < M && c < N)
+              C(r, c) = beta == 0.0 ? alpha * f.c[i][j][e] : gemm_epilogue(alpha, f.c[i][j][e], beta, C(r, c));
           }
         }
       }

@@ -142,7 +142,9 @@ struct GemmMmaLane {
     b_odd  = gemm_mma_b_index<Blk::BN>(t, wn + 8 + g);
   }
   SCRATCHKIT_HOST_DEVICE int a(int i, int h, int q) const { return (q ? a_hi : a_lo) + i * 128 + h * 64; }
-  SCRATCHKIT_HOST_DEVICE int b(int j, int q) const { return (j & 1 ? b_odd : b_even) + (j >> 1) * 16 + q * 4 * Blk::BN; }
+  SCRATCHKIT_HOST_DEVICE int b(int j, int q) const {
+    return (j & 1 ? b_odd : b_even) + (j >> 1) * 16 + q * 4 * Blk::BN;
+  }
 };
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

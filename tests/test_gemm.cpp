@@ -12,7 +12,11 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cstring>
+#include <type_traits>
+#include <vector>
 
 using namespace scratchkit;
 
@@ -44,18 +48,34 @@ void check_gemm(GemmVariant v, int M, int N, int K, Scalar alpha, Scalar beta) {
   CHECK(res.bad == 0);
 }
 
-// 0, 1, primes, 2^k +- 1 and non-multiples of every tile (16; 128 x 128 x 8 and 64 x 64 x 8 for register_blocked).
-const int gemm_sizes[][3] = {{1, 1, 1},    {16, 16, 16},    {17, 31, 13}, {64, 64, 64},   {127, 129, 65},
-                             {3, 4, 0},    {2, 3, 1},       {97, 33, 257}, {5, 7, 1023},  {100, 1, 17},
-                             {65, 63, 17}, {128, 128, 128}, {1, 129, 3},   {131, 257, 9}, {257, 130, 33}};
+// 0, 1, primes, 2^k +- 1 and non-multiples of every tile (16; 128 x 128 x 8 for register_blocked, floats
+// and doubles). The last rows take register_blocked's 16-byte load path (K or N a multiple of 16
+// bytes) with partial tiles and slices as well as its element path (K or N not a multiple of 16 bytes).
+const int gemm_sizes[][3] = {{1, 1, 1},       {16, 16, 16},    {17, 31, 13},   {64, 64, 64},   {127, 129, 65},
+                             {3, 4, 0},       {2, 3, 1},       {97, 33, 257},  {5, 7, 1023},   {100, 1, 17},
+                             {65, 63, 17},    {128, 128, 128}, {1, 129, 3},    {131, 257, 9},  {257, 130, 33},
+                             {129, 255, 260}, {256, 260, 36},  {255, 256, 131}, {260, 132, 8}, {384, 256, 64}};
 
 const GemmVariant gemm_variants[] = {GemmVariant::naive, GemmVariant::tiled, GemmVariant::tiled_double_buffered,
                                      GemmVariant::register_blocked};
 
+/// True when register_blocked runs on the FP64 tensor cores (double, Kokkos::Cuda, a GemmMmaBlocking default).
+template <class Exec, class Scalar>
+constexpr bool on_fp64_tensor_cores() {
+#ifdef KOKKOS_ENABLE_CUDA
+  return std::is_same<Exec, Kokkos::Cuda>::value && std::is_same<Scalar, double>::value &&
+         detail::GemmDefaultBlocking<double>::type::tensor_core;
+#else
+  return false;
+#endif
+}
+
 /// Runs every variant on the same inputs (beta != 0) and requires identical
 /// bits: each sums C(i, j) over k = 0..K-1 in increasing order with the same
 /// operations (the tiled ones add zero products past K, which changes nothing
-/// for sums that are not exactly -0, impossible with these random inputs).
+/// for sums that are not exactly -0, impossible with these random inputs),
+/// except register_blocked for double on the FP64 tensor cores (checked
+/// against the reference bound instead).
 template <class Exec, class Scalar>
 void check_same_bits_across_variants(int M, int N, int K) {
   using View      = Kokkos::View<Scalar**, Kokkos::LayoutRight, typename Exec::memory_space>;
@@ -79,10 +99,122 @@ void check_same_bits_across_variants(int M, int N, int K) {
     Kokkos::deep_copy(C, C0);
     gemm(Exec(), v, alpha, A, B, beta, C);
     Exec().fence();
-    CHECK(test::same_bits(C, Cref));
+    if (v == GemmVariant::register_blocked && on_fp64_tensor_cores<Exec, Scalar>()) {
+      // The additions inside one mma are in the hardware's order: equal to the others up to rounding only.
+      auto out       = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
+      const auto res = check::gemm<Scalar>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
+      CAPTURE(res.worst);
+      CHECK(res.bad == 0);
+    } else {
+      CHECK(test::same_bits(C, Cref));
+    }
   }
 }
 
+
+/// Row-major copy of the rank-2 host View v (any layout).
+template <class HostView>
+std::vector<typename HostView::non_const_value_type> row_major(const HostView& v) {
+  std::vector<typename HostView::non_const_value_type> out(v.extent(0) * v.extent(1));
+  for (std::size_t i = 0; i < v.extent(0); ++i)
+    for (std::size_t j = 0; j < v.extent(1); ++j) out[i * v.extent(1) + j] = v(i, j);
+  return out;
+}
+
+/// GEMM on windows of larger row-major matrices: A, B, C are columns
+/// [off, off + cols) of matrices `pad` columns wider (LayoutStride Views).
+/// Row strides that are not a multiple of 16 bytes, or an offset that is not,
+/// force register_blocked onto its element-by-element path; others keep the
+/// 16-byte path on strided Views. Elements of C outside the window must keep
+/// their bits (the kernel may not write past its View).
+template <class Exec, class Scalar>
+void check_gemm_strided(GemmVariant v, int M, int N, int K, int pad, int off, Scalar alpha, Scalar beta) {
+  using Big       = Kokkos::View<Scalar**, Kokkos::LayoutRight, typename Exec::memory_space>;
+  const auto seed = test::case_seed(M, N, K + 1000 * pad + 100000 * off);
+  CAPTURE(name(v), M, N, K, pad, off, alpha, beta, seed, Exec::name(), sizeof(Scalar));
+  Big Ab("A", M, K + pad), Bb("B", K, N + pad), Cb("C", M, N + pad);
+  auto hA = Kokkos::create_mirror_view(Ab);
+  auto hB = Kokkos::create_mirror_view(Bb);
+  auto hC = Kokkos::create_mirror(Cb);
+  test::fill_random(hA, seed);
+  test::fill_random(hB, seed + 1);
+  test::fill_random(hC, seed + 2);
+  if (beta == Scalar(0)) {  // C is not read: poison the window
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) hC(i, off + j) = test::poison<Scalar>();
+  }
+  Kokkos::deep_copy(Ab, hA);
+  Kokkos::deep_copy(Bb, hB);
+  Kokkos::deep_copy(Cb, hC);
+  const auto cols = [off](int n) { return Kokkos::make_pair(off, off + n); };
+  gemm(Exec(), v, alpha, Kokkos::subview(Ab, Kokkos::ALL, cols(K)), Kokkos::subview(Bb, Kokkos::ALL, cols(N)), beta,
+       Kokkos::subview(Cb, Kokkos::ALL, cols(N)));
+  auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Cb);
+  const auto a  = row_major(Kokkos::subview(hA, Kokkos::ALL, cols(K)));
+  const auto b  = row_major(Kokkos::subview(hB, Kokkos::ALL, cols(N)));
+  const auto c0 = row_major(Kokkos::subview(hC, Kokkos::ALL, cols(N)));
+  const auto c  = row_major(Kokkos::subview(out, Kokkos::ALL, cols(N)));
+  const auto res = check::gemm<Scalar>(M, N, K, alpha, a.data(), b.data(), beta, c0.data(), c.data());
+  CAPTURE(res.worst);
+  CHECK(res.bad == 0);
+  std::size_t touched = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N + pad; ++j)
+      if ((j < off || j >= off + N) && std::memcmp(&out(i, j), &hC(i, j), sizeof(Scalar)) != 0) ++touched;
+  CHECK(touched == 0);
+}
+
+/// GEMM on LayoutLeft Views (column-major: no 16-byte row loads) against the host reference.
+template <class Exec, class Scalar>
+void check_gemm_layout_left(GemmVariant v, int M, int N, int K) {
+  using View      = Kokkos::View<Scalar**, Kokkos::LayoutLeft, typename Exec::memory_space>;
+  const auto seed = test::case_seed(M, N, K + 7);
+  CAPTURE(name(v), M, N, K, seed, Exec::name(), sizeof(Scalar));
+  View A("A", M, K), B("B", K, N), C("C", M, N);
+  auto hA = Kokkos::create_mirror_view(A);
+  auto hB = Kokkos::create_mirror_view(B);
+  auto hC = Kokkos::create_mirror(C);
+  test::fill_random(hA, seed);
+  test::fill_random(hB, seed + 1);
+  test::fill_random(hC, seed + 2);
+  Kokkos::deep_copy(A, hA);
+  Kokkos::deep_copy(B, hB);
+  Kokkos::deep_copy(C, hC);
+  const Scalar alpha = Scalar(0.75), beta = Scalar(-1.5);
+  gemm(Exec(), v, alpha, A, B, beta, C);
+  auto out       = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
+  const auto a   = row_major(hA), b = row_major(hB), c0 = row_major(hC), c = row_major(out);
+  const auto res = check::gemm<Scalar>(M, N, K, alpha, a.data(), b.data(), beta, c0.data(), c.data());
+  CAPTURE(res.worst);
+  CHECK(res.bad == 0);
+}
+
+#if SCRATCHKIT_TEST_TWINS
+/// register_blocked on the layer and natively (Backend::native) on the same
+/// inputs: the same tiles and operations in the same order, so the same bits.
+template <class Scalar>
+void register_blocked_twins(int M, int N, int K) {
+  using View      = Kokkos::View<Scalar**, Kokkos::LayoutRight, Kokkos::CudaSpace>;
+  const auto seed = test::case_seed(M, N, K);
+  CAPTURE(M, N, K, seed, sizeof(Scalar));
+  View A("A", M, K), B("B", K, N), C0("C0", M, N), Cl("Cl", M, N), Cn("Cn", M, N);
+  auto hA = Kokkos::create_mirror_view(A);
+  auto hB = Kokkos::create_mirror_view(B);
+  auto hC = Kokkos::create_mirror_view(C0);
+  test::fill_random(hA, seed);
+  test::fill_random(hB, seed + 1);
+  test::fill_random(hC, seed + 2);
+  Kokkos::deep_copy(A, hA);
+  Kokkos::deep_copy(B, hB);
+  Kokkos::deep_copy(Cl, hC);
+  Kokkos::deep_copy(Cn, hC);
+  const Scalar alpha = Scalar(-1.25), beta = Scalar(0.5);
+  gemm(Kokkos::Cuda(), GemmVariant::register_blocked, alpha, A, B, beta, Cl);
+  gemm(Kokkos::Cuda(), GemmVariant::register_blocked, alpha, A, B, beta, Cn, Backend::native);
+  Kokkos::Cuda().fence();
+  CHECK(test::same_bits(Cl, Cn));
+}
+#endif
 }  // namespace
 
 TEMPLATE_LIST_TEST_CASE("GEMM on the layer matches the host reference", "[gemm][layer]", test::Spaces) {
@@ -107,6 +239,107 @@ TEMPLATE_LIST_TEST_CASE("GEMM variants agree with each other bit for bit", "[gem
     check_same_bits_across_variants<Exec, float>(s[0], s[1], s[2]);
     check_same_bits_across_variants<Exec, double>(s[0], s[1], s[2]);
   }
+}
+
+TEMPLATE_LIST_TEST_CASE("GEMM on strided and LayoutLeft Views (16-byte and element paths)", "[gemm][layer]",
+                        test::Spaces) {
+  using Exec = TestType;
+  for (auto v : gemm_variants) {
+    // (pad, off): stride K+1 and odd offsets take the element path; pad 4 / off 4 (floats) and
+    // pad 2 / off 2 (doubles) keep 16-byte rows on a strided View.
+    for (const auto& s : {std::array<int, 3>{129, 132, 40}, {130, 67, 33}, {1, 8, 8}, {200, 260, 24}}) {
+      for (const auto& po : {std::array<int, 2>{1, 0}, {3, 1}, {4, 4}, {2, 2}, {8, 0}}) {
+        check_gemm_strided<Exec, float>(v, s[0], s[1], s[2], po[0], po[1], 1.0f, 0.0f);
+        check_gemm_strided<Exec, double>(v, s[0], s[1], s[2], po[0], po[1], -0.5, 2.0);
+      }
+    }
+    check_gemm_strided<Exec, float>(v, 131, 129, 12, 4, 4, 1.5f, -1.0f);
+    check_gemm_layout_left<Exec, float>(v, 130, 129, 37);
+    check_gemm_layout_left<Exec, double>(v, 67, 140, 16);
+  }
+}
+
+TEST_CASE("Native register_blocked GEMM agrees with the layer bit for bit on every load path",
+          "[gemm][native][cross-check]") {
+  test::require_gpu_twins();
+#if SCRATCHKIT_TEST_TWINS
+  // Interior tiles with 16-byte loads, partial tiles and slices on both paths, K or N not a multiple of 16 bytes.
+  for (const auto& s : {std::array<int, 3>{128, 128, 128}, {129, 255, 260}, {256, 260, 36}, {255, 256, 131},
+                        {260, 132, 8}, {384, 256, 64}, {1024, 1024, 1024}, {1000, 1001, 1003}, {4, 4, 4096}}) {
+    register_blocked_twins<float>(s[0], s[1], s[2]);
+    register_blocked_twins<double>(s[0], s[1], s[2]);
+  }
+#endif
+}
+
+TEST_CASE("GEMM register_blocked block order covers every tile once", "[gemm]") {
+  for (int nbx : {1, 2, 7, 8, 9, 32, 65})
+    for (int nby : {1, 3, 7, 8, 9, 16, 17, 33}) {
+      CAPTURE(nbx, nby);
+      const detail::GemmGrid grid(nbx, nby);
+      std::vector<int> seen(static_cast<std::size_t>(nbx) * nby, 0);
+      int outside = 0, idle = 0;
+      for (int y = 0; y < grid.gy; ++y)
+        for (int x = 0; x < grid.gx; ++x) {
+          int bx = -1, by = -1;
+          detail::gemm_tile_of(x, y, grid.lg, bx, by);
+          if (by >= nby && bx >= 0 && bx < nbx)
+            ++idle;  // the kernel returns at once
+          else if (bx < 0 || bx >= nbx || by < 0 || by >= nby)
+            ++outside;
+          else
+            ++seen[static_cast<std::size_t>(by) * nbx + bx];
+        }
+      CHECK(outside == 0);
+      CHECK(idle < 8 * nbx);  // at most the last group's missing rows
+      CHECK(std::count(seen.begin(), seen.end(), 1) == nbx * nby);
+    }
+}
+
+TEST_CASE("GEMM tensor-core fragment offsets: the documented mma layout, a permutation, conflict-free", "[gemm]") {
+  // mma.m16n8k8.f64: lane 4g + t holds A(g + 8h, t + 4q) as a[h + 2q], B(t + 4q, g) as b[q]. GemmMmaLane
+  // splits the swizzled index into per-lane bases; check it against the index of each element, for every lane.
+  using Blk = detail::GemmMmaBlocking<128, 128, 64, 32, 1>;
+  std::vector<int> seen_a(Blk::BM * 8, 0), seen_b(8 * Blk::BN, 0);
+  for (int m = 0; m < Blk::BM; ++m)
+    for (int k = 0; k < 8; ++k) ++seen_a.at(static_cast<std::size_t>(detail::gemm_mma_a_index(m, k)));
+  for (int k = 0; k < 8; ++k)
+    for (int n = 0; n < Blk::BN; ++n) ++seen_b.at(static_cast<std::size_t>(detail::gemm_mma_b_index<Blk::BN>(k, n)));
+  CHECK(std::count(seen_a.begin(), seen_a.end(), 1) == Blk::BM * 8);
+  CHECK(std::count(seen_b.begin(), seen_b.end(), 1) == 8 * Blk::BN);
+  int wrong = 0, conflicts = 0;
+  for (int warp = 0; warp < Blk::threads / 32; ++warp) {
+    const int wm = (warp / Blk::WX) * Blk::WM, wn = (warp % Blk::WX) * Blk::WN;
+    for (int i = 0; i < Blk::MT; ++i)
+      for (int h = 0; h < 2; ++h)
+        for (int q = 0; q < 2; ++q)
+          for (int half = 0; half < 2; ++half) {
+            std::vector<int> banks;  // 8-byte words mod 16: one 128-byte wavefront per half-warp
+            for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
+              const detail::GemmMmaLane<Blk> l(32 * warp + lane);
+              const int g = lane / 4, t = lane % 4, off = l.a(i, h, q);
+              wrong += off != detail::gemm_mma_a_index(wm + 16 * i + 8 * h + g, t + 4 * q);
+              banks.push_back(off % 16);
+            }
+            std::sort(banks.begin(), banks.end());
+            conflicts += std::unique(banks.begin(), banks.end()) != banks.end();
+          }
+    for (int j = 0; j < Blk::NT; ++j)
+      for (int q = 0; q < 2; ++q)
+        for (int half = 0; half < 2; ++half) {
+          std::vector<int> banks;
+          for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
+            const detail::GemmMmaLane<Blk> l(32 * warp + lane);
+            const int g = lane / 4, t = lane % 4, off = l.b(j, q);
+            wrong += off != detail::gemm_mma_b_index<Blk::BN>(t + 4 * q, wn + 8 * j + g);
+            banks.push_back(off % 16);
+          }
+          std::sort(banks.begin(), banks.end());
+          conflicts += std::unique(banks.begin(), banks.end()) != banks.end();
+        }
+  }
+  CHECK(wrong == 0);
+  CHECK(conflicts == 0);
 }
 
 TEST_CASE("GEMM rejects mismatched shapes before launch", "[gemm][bad-input]") {

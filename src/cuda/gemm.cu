@@ -4,6 +4,7 @@
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
+#include "gemm_register_blocked.cuh"
 
 #include <sstream>
 #include <string>
@@ -96,112 +97,6 @@ __global__ void gemm_tiled_double_buffered_kernel(int M, int N, int K, S alpha, 
   }
 }
 
-/// 16 bytes of S: one vector load from shared memory.
-template <class S>
-struct alignas(16) Pack {
-  S v[16 / sizeof(S)];
-};
-
-/// Register-blocked GEMM with blocking Blk (scratchkit::detail::GemmBlocking, the same the layer uses):
-/// A^T and B slices double-buffered in shared memory, slice kt+1 loaded into registers during the math on
-/// slice kt, one barrier per slice. Thread (tx, ty) owns rows g*TY*VW + ty*VW + q and columns
-/// g*TX*VW + tx*VW + q of the block tile: each shared load is one 16-byte vector.
-template <class S, class Blk>
-__global__ void __launch_bounds__(Blk::threads)
-    gemm_register_blocked_kernel(int M, int N, int K, S alpha, const S* __restrict__ A, const S* __restrict__ B,
-                                 S beta, S* __restrict__ C) {
-  constexpr int BM = Blk::BM, BN = Blk::BN, BK = Blk::BK, TM = Blk::TM, TN = Blk::TN, NT = Blk::threads;
-  constexpr int TX = Blk::TX, TY = Blk::TY;
-  constexpr int VW = static_cast<int>(16 / sizeof(S)), PA = BM + VW;  // A^T row pitch: no bank conflicts
-  constexpr int LA = BM * BK / NT, LB = BK * BN / NT;
-  static_assert(TM % VW == 0 && TN % VW == 0, "register_blocked: TM and TN must be multiples of 16 bytes");
-  static_assert(LA * NT == BM * BK && LB * NT == BK * BN, "register_blocked: tiles must split evenly over threads");
-  __shared__ __align__(16) S As[2 * BK * PA];
-  __shared__ __align__(16) S Bs[2 * BK * BN];
-  const int tx = threadIdx.x, ty = threadIdx.y, rank = tx + TX * ty;
-  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-  const int nk   = (K + BK - 1) / BK;
-
-  // Slice k0 into registers: element e = rank + p*NT of each tile, k fastest in A, n fastest in B.
-  S ra[LA], rb[LB];
-  auto load = [&](int k0) {
-#pragma unroll
-    for (int p = 0; p < LA; ++p) {
-      const int e = rank + p * NT, r = row0 + e / BK, c = k0 + e % BK;
-      ra[p]       = (r < M && c < K) ? A[static_cast<long long>(r) * K + c] : S(0);
-    }
-#pragma unroll
-    for (int p = 0; p < LB; ++p) {
-      const int e = rank + p * NT, r = k0 + e / BN, c = col0 + e % BN;
-      rb[p]       = (r < K && c < N) ? B[static_cast<long long>(r) * N + c] : S(0);
-    }
-  };
-  // Registers into buffer `buf`: A transposed (As[k][m]), B as is (Bs[k][n]).
-  auto store = [&](int buf) {
-#pragma unroll
-    for (int p = 0; p < LA; ++p) {
-      const int e                                = rank + p * NT;
-      As[buf * BK * PA + (e % BK) * PA + e / BK] = ra[p];
-    }
-#pragma unroll
-    for (int p = 0; p < LB; ++p) Bs[buf * BK * BN + rank + p * NT] = rb[p];
-  };
-
-  S acc[TM][TN];
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-#pragma unroll
-    for (int j = 0; j < TN; ++j) acc[i][j] = S(0);
-  }
-  load(0);
-  store(0);
-  __syncthreads();
-  for (int kt = 0; kt < nk; ++kt) {
-    const int cur   = kt & 1;
-    const bool more = kt + 1 < nk;
-    if (more) load((kt + 1) * BK);
-    const S* as = As + cur * BK * PA;
-    const S* bs = Bs + cur * BK * BN;
-#pragma unroll
-    for (int kk = 0; kk < BK; ++kk) {
-      S a[TM], b[TN];
-#pragma unroll
-      for (int g = 0; g < TM / VW; ++g) {
-        const Pack<S> v = *reinterpret_cast<const Pack<S>*>(as + kk * PA + g * TY * VW + ty * VW);
-#pragma unroll
-        for (int q = 0; q < VW; ++q) a[g * VW + q] = v.v[q];
-      }
-#pragma unroll
-      for (int g = 0; g < TN / VW; ++g) {
-        const Pack<S> v = *reinterpret_cast<const Pack<S>*>(bs + kk * BN + g * TX * VW + tx * VW);
-#pragma unroll
-        for (int q = 0; q < VW; ++q) b[g * VW + q] = v.v[q];
-      }
-#pragma unroll
-      for (int i = 0; i < TM; ++i) {
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
-      }
-    }
-    // The other buffer was last read before the previous barrier: safe to overwrite.
-    if (more) store(1 - cur);
-    __syncthreads();  // the only barrier of a slice
-  }
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const int r = row0 + (i / VW) * TY * VW + ty * VW + i % VW;
-    if (r >= M) continue;
-#pragma unroll
-    for (int j = 0; j < TN; ++j) {
-      const int c = col0 + (j / VW) * TX * VW + tx * VW + j % VW;
-      if (c < N) {
-        const long long idx = static_cast<long long>(r) * N + c;
-        C[idx] = beta == S(0) ? alpha * acc[i][j] : scratchkit::detail::gemm_epilogue(alpha, acc[i][j], beta, C[idx]);
-      }
-    }
-  }
-}
-
 template <class S>
 void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S* B, S beta, S* C, void* stream) {
   if (M < 0 || N < 0 || K < 0) {
@@ -226,12 +121,9 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
       gemm_tiled_double_buffered_kernel<S><<<grid, block, 0, s>>>(M, N, K, alpha, A, B, beta, C);
       SCRATCHKIT_CUDA_CHECK_LAUNCH("gemm_tiled_double_buffered");
       return;
-    case GemmVariant::register_blocked: {
-      const dim3 rb_block(Blk::TX, Blk::TY), rb_grid(detail::ceil_div(N, Blk::BN), detail::ceil_div(M, Blk::BM));
-      gemm_register_blocked_kernel<S, Blk><<<rb_grid, rb_block, 0, s>>>(M, N, K, alpha, A, B, beta, C);
-      SCRATCHKIT_CUDA_CHECK_LAUNCH("gemm_register_blocked");
+    case GemmVariant::register_blocked:
+      detail::gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s);
       return;
-    }
   }
   throw UnsupportedError(std::string("scratchkit::native::cuda::gemm: variant ") + name(v) + " is not implemented");
 }

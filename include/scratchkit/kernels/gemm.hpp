@@ -9,7 +9,9 @@
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/shared_array.hpp>
 
+#include <cstdint>
 #include <sstream>
+#include <type_traits>
 
 namespace scratchkit {
 namespace detail {
@@ -23,11 +25,11 @@ constexpr int gemm_tile = 16;
 #define SCRATCHKIT_GEMM_UNROLL
 #endif
 
-/// Elements of Scalar in one 16-byte shared-memory load.
+/// Elements of Scalar in one 16-byte vector.
 template <class Scalar>
 constexpr int gemm_vector_width = static_cast<int>(16 / sizeof(Scalar));
 
-/// 16 bytes of Scalar, aligned so that a copy is one 16-byte load on the GPU.
+/// 16 bytes of Scalar, aligned so that a copy is one 16-byte access on the GPU.
 template <class Scalar>
 struct alignas(16) GemmPack {
   Scalar v[gemm_vector_width<Scalar>];
@@ -49,6 +51,53 @@ KOKKOS_FORCEINLINE_FUNCTION void gemm_load_pack(typename Array::value_type* dst,
 #else
   for (int q = 0; q < VW; ++q) dst[q] = s[i + q];
 #endif
+}
+
+/// s[i..i+VW) = src for a 16-byte aligned s[i] in scratch: one vector store on the GPU.
+template <class Array>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_store_pack(const Array& s, int i,
+                                                 const GemmPack<typename Array::value_type>& src) {
+  using Scalar = typename Array::value_type;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  SCRATCHKIT_BOUNDS_CHECK(static_cast<std::size_t>(i) + gemm_vector_width<Scalar> <= Array::size(),
+                          "scratchkit: gemm vector store out of bounds");
+  *reinterpret_cast<GemmPack<Scalar>*>(&s[i]) = src;
+#else
+  for (int q = 0; q < gemm_vector_width<Scalar>; ++q) s[i + q] = src.v[q];
+#endif
+}
+
+#if defined(__CUDA_ARCH__)
+// Read-only 16-byte global loads (ld.global.nc.v4.f32 / .v2.f64), as the native twin's __restrict__ pointers get.
+__device__ __forceinline__ void gemm_ldg(GemmPack<float>& d, const float* p) {
+  const float4 v = __ldg(reinterpret_cast<const float4*>(p));
+  d.v[0] = v.x, d.v[1] = v.y, d.v[2] = v.z, d.v[3] = v.w;
+}
+__device__ __forceinline__ void gemm_ldg(GemmPack<double>& d, const double* p) {
+  const double2 v = __ldg(reinterpret_cast<const double2*>(p));
+  d.v[0] = v.x, d.v[1] = v.y;
+}
+#endif
+
+/// d = p[0..VW) for a 16-byte aligned p in global memory: one vector load on the GPU.
+template <class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_load_global(GemmPack<Scalar>& d, const Scalar* p) {
+#if defined(__CUDA_ARCH__)
+  gemm_ldg(d, p);
+#elif defined(__HIP_DEVICE_COMPILE__)
+  d = *reinterpret_cast<const GemmPack<Scalar>*>(p);
+#else
+  for (int q = 0; q < gemm_vector_width<Scalar>; ++q) d.v[q] = p[q];
+#endif
+}
+
+/// True when rows of the rank-2 View v can be read as 16-byte vectors: unit
+/// stride along a row, row stride a multiple of 16 bytes, 16-byte aligned data.
+template <class View>
+bool gemm_rows_vectorizable(const View& v) {
+  using Scalar     = typename View::non_const_value_type;
+  constexpr int VW = gemm_vector_width<Scalar>;
+  return v.stride(1) == 1 && v.stride(0) % VW == 0 && reinterpret_cast<std::uintptr_t>(v.data()) % 16 == 0;
 }
 
 /// The TM x TN block of C one thread of GemmVariant::register_blocked accumulates.
@@ -167,62 +216,124 @@ void gemm_tiled_double_buffered(const ExecSpace& exec, typename CV::non_const_va
   });
 }
 
-/// Loads slice k0 of the block's A (BM x BK) and B (BK x BN) tiles into
-/// registers: thread `rank` takes elements rank, rank + threads, ... of each,
-/// k fastest in A and n fastest in B so that a warp reads consecutive addresses.
-/// Outside the matrices: zero.
-template <class Blk, class Scalar, class AV, class BV>
-KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_load(const AV& A, const BV& B, int M, int N, int K, int row0, int col0,
-                                              int k0, int rank, Scalar (&ra)[Blk::BM * Blk::BK / Blk::threads],
-                                              Scalar (&rb)[Blk::BK * Blk::BN / Blk::threads]) {
-  constexpr int LA = Blk::BM * Blk::BK / Blk::threads, LB = Blk::BK * Blk::BN / Blk::threads;
+/// Derived sizes of GemmVariant::register_blocked for blocking Blk and element
+/// type Scalar (the native twin derives the same ones).
+template <class Blk, class Scalar>
+struct GemmRbShape {
+  static constexpr int VW = gemm_vector_width<Scalar>;
+  static constexpr int NT = Blk::threads, BM = Blk::BM, BN = Blk::BN, BK = Blk::BK;
+  static constexpr int PA = BM + VW;  ///< A^T row pitch: the transposing stores hit distinct banks
+  static constexpr int KV = BK / VW, NV = BN / VW;           ///< 16-byte vectors per row of an A, B slice
+  static constexpr int AV = BM * KV, BV = BK * NV;           ///< vectors per A, B slice
+  static constexpr int LA = (AV + NT - 1) / NT, LB = (BV + NT - 1) / NT;  ///< vectors per thread
+  static constexpr int a_size = 2 * BK * PA, b_size = 2 * BK * BN;        ///< two buffers each
+  static_assert(BK % VW == 0 && BN % VW == 0, "register_blocked: BK and BN must be multiples of 16 bytes");
+};
+
+/// Loads slice k0 of the block's A tile (BM x BK) into registers: vector v =
+/// rank + p*threads is row v / KV, columns (v % KV)*VW + [0, VW), k fastest
+/// so that a warp reads whole 32-byte sectors. Outside A: zero. With `vec`
+/// (rows readable as 16-byte vectors, K a multiple of VW) a vector inside A is
+/// one 16-byte load, otherwise element by element.
+template <class Blk, class Scalar, class AV>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_load_a(const AV& A, int M, int K, int row0, int k0, int rank, bool vec,
+                                                GemmPack<Scalar> (&ra)[GemmRbShape<Blk, Scalar>::LA]) {
+  using Sh = GemmRbShape<Blk, Scalar>;
   SCRATCHKIT_GEMM_UNROLL
-  for (int p = 0; p < LA; ++p) {
-    const int e = rank + p * Blk::threads, r = row0 + e / Blk::BK, c = k0 + e % Blk::BK;
-    ra[p]       = (r < M && c < K) ? A(r, c) : Scalar(0);
-  }
-  SCRATCHKIT_GEMM_UNROLL
-  for (int p = 0; p < LB; ++p) {
-    const int e = rank + p * Blk::threads, r = k0 + e / Blk::BN, c = col0 + e % Blk::BN;
-    rb[p]       = (r < K && c < N) ? B(r, c) : Scalar(0);
+  for (int p = 0; p < Sh::LA; ++p) {
+    const int v = rank + p * Sh::NT;
+    if (Sh::LA * Sh::NT != Sh::AV && v >= Sh::AV) break;
+    const int r = row0 + v / Sh::KV, c = k0 + (v % Sh::KV) * Sh::VW;
+    if (vec) {
+      if (r < M && c < K) {
+        gemm_load_global(ra[p], &A(r, c));
+      } else {
+        SCRATCHKIT_GEMM_UNROLL
+        for (int q = 0; q < Sh::VW; ++q) ra[p].v[q] = Scalar(0);
+      }
+    } else {
+      SCRATCHKIT_GEMM_UNROLL
+      for (int q = 0; q < Sh::VW; ++q) ra[p].v[q] = (r < M && c + q < K) ? A(r, c + q) : Scalar(0);
+    }
   }
 }
 
-/// Stores the registers of gemm_rb_load into buffer `buf`: A transposed
-/// (As[k][m], row pitch BM + VW against bank conflicts), B as is (Bs[k][n]).
+/// Loads slice k0 of the block's B tile (BK x BN) into registers: vector v is
+/// row v / NV, columns (v % NV)*VW + [0, VW), n fastest. Outside B: zero.
+template <class Blk, class Scalar, class BV>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_load_b(const BV& B, int N, int K, int col0, int k0, int rank, bool vec,
+                                                GemmPack<Scalar> (&rb)[GemmRbShape<Blk, Scalar>::LB]) {
+  using Sh = GemmRbShape<Blk, Scalar>;
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < Sh::LB; ++p) {
+    const int v = rank + p * Sh::NT;
+    if (Sh::LB * Sh::NT != Sh::BV && v >= Sh::BV) break;
+    const int r = k0 + v / Sh::NV, c = col0 + (v % Sh::NV) * Sh::VW;
+    if (vec) {
+      if (r < K && c < N) {
+        gemm_load_global(rb[p], &B(r, c));
+      } else {
+        SCRATCHKIT_GEMM_UNROLL
+        for (int q = 0; q < Sh::VW; ++q) rb[p].v[q] = Scalar(0);
+      }
+    } else {
+      SCRATCHKIT_GEMM_UNROLL
+      for (int q = 0; q < Sh::VW; ++q) rb[p].v[q] = (r < K && c + q < N) ? B(r, c + q) : Scalar(0);
+    }
+  }
+}
+
+/// Stores the registers of gemm_rb_load_a/_b into buffer `buf`: A transposed
+/// (As[k][m], pitch PA), B as is (Bs[k][n], one 16-byte store per vector).
 template <class Blk, class AArray, class BArray, class Scalar>
 KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_store(const AArray& As, const BArray& Bs, int buf, int rank,
-                                               const Scalar (&ra)[Blk::BM * Blk::BK / Blk::threads],
-                                               const Scalar (&rb)[Blk::BK * Blk::BN / Blk::threads]) {
-  constexpr int LA = Blk::BM * Blk::BK / Blk::threads, LB = Blk::BK * Blk::BN / Blk::threads;
-  constexpr int PA = Blk::BM + gemm_vector_width<Scalar>;
-  const int a0 = buf * Blk::BK * PA, b0 = buf * Blk::BK * Blk::BN;
+                                               const GemmPack<Scalar> (&ra)[GemmRbShape<Blk, Scalar>::LA],
+                                               const GemmPack<Scalar> (&rb)[GemmRbShape<Blk, Scalar>::LB]) {
+  using Sh     = GemmRbShape<Blk, Scalar>;
+  const int a0 = buf * Sh::BK * Sh::PA, b0 = buf * Sh::BK * Sh::BN;
   SCRATCHKIT_GEMM_UNROLL
-  for (int p = 0; p < LA; ++p) {
-    const int e                               = rank + p * Blk::threads;
-    As[a0 + (e % Blk::BK) * PA + e / Blk::BK] = ra[p];
+  for (int p = 0; p < Sh::LA; ++p) {
+    const int v = rank + p * Sh::NT;
+    if (Sh::LA * Sh::NT != Sh::AV && v >= Sh::AV) break;
+    const int m = v / Sh::KV, k = (v % Sh::KV) * Sh::VW;
+    SCRATCHKIT_GEMM_UNROLL
+    for (int q = 0; q < Sh::VW; ++q) As[a0 + (k + q) * Sh::PA + m] = ra[p].v[q];
   }
   SCRATCHKIT_GEMM_UNROLL
-  for (int p = 0; p < LB; ++p) Bs[b0 + rank + p * Blk::threads] = rb[p];
+  for (int p = 0; p < Sh::LB; ++p) {
+    const int v = rank + p * Sh::NT;
+    if (Sh::LB * Sh::NT != Sh::BV && v >= Sh::BV) break;
+    gemm_store_pack(Bs, b0 + v * Sh::VW, rb[p]);  // row v / NV, column (v % NV)*VW
+  }
+}
+
+/// Where thread `rank` sits in the block tile: its warp's tile (wy, wx) and its
+/// lane (ly, lx) within the warp tile, as offsets of its first row and column.
+/// Its rows are m0 + g*LY*VW + q, its columns n0 + h*LX*VW + q (g < TM/VW,
+/// h < TN/VW, q < VW): the lanes of a warp read LY (A) and LX (B) adjacent
+/// 16-byte vectors per shared load, no bank conflicts.
+template <class Blk, class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_place(int rank, int& m0, int& n0) {
+  constexpr int VW = gemm_vector_width<Scalar>;
+  const int warp = rank / 32, lane = rank % 32;
+  m0 = (warp / Blk::WX) * Blk::WM + (lane / Blk::LX) * VW;
+  n0 = (warp % Blk::WX) * Blk::WN + (lane % Blk::LX) * VW;
 }
 
 /// One BK slice: f += As^T(:, kk) * Bs(kk, :) for kk = 0..BK-1 in order.
-/// Thread (tx, ty) owns rows g*TY*VW + ty*VW + q and columns g*TX*VW + tx*VW + q
-/// (g < TM/VW or TN/VW, q < VW): each of its shared loads is one 16-byte
-/// vector, and the 16 threads of a half-warp read 256 contiguous bytes of Bs.
 template <class Blk, class AArray, class BArray, class Scalar>
 KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_slice(GemmFragment<Scalar, Blk::TM, Blk::TN>& f, const AArray& As,
-                                               const BArray& Bs, int buf, int tx, int ty) {
-  constexpr int VW = gemm_vector_width<Scalar>, PA = Blk::BM + VW;
-  const int a0 = buf * Blk::BK * PA + ty * VW, b0 = buf * Blk::BK * Blk::BN + tx * VW;
-  constexpr int TM = Blk::TM, TN = Blk::TN;
+                                               const BArray& Bs, int buf, int m0, int n0) {
+  using Sh         = GemmRbShape<Blk, Scalar>;
+  constexpr int VW = Sh::VW, TM = Blk::TM, TN = Blk::TN;
+  const int a0 = buf * Sh::BK * Sh::PA + m0, b0 = buf * Sh::BK * Sh::BN + n0;
   SCRATCHKIT_GEMM_UNROLL
-  for (int kk = 0; kk < Blk::BK; ++kk) {
+  for (int kk = 0; kk < Sh::BK; ++kk) {
     Scalar a[TM], bv[TN];
     SCRATCHKIT_GEMM_UNROLL
-    for (int g = 0; g < TM / VW; ++g) gemm_load_pack(a + g * VW, As, a0 + kk * PA + g * Blk::TY * VW);
+    for (int g = 0; g < TM / VW; ++g) gemm_load_pack(a + g * VW, As, a0 + kk * Sh::PA + g * Blk::LY * VW);
     SCRATCHKIT_GEMM_UNROLL
-    for (int g = 0; g < TN / VW; ++g) gemm_load_pack(bv + g * VW, Bs, b0 + kk * Blk::BN + g * Blk::TX * VW);
+    for (int h = 0; h < TN / VW; ++h) gemm_load_pack(bv + h * VW, Bs, b0 + kk * Sh::BN + h * Blk::LX * VW);
     SCRATCHKIT_GEMM_UNROLL
     for (int i = 0; i < TM; ++i) {
       SCRATCHKIT_GEMM_UNROLL
@@ -231,32 +342,44 @@ KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_slice(GemmFragment<Scalar, Blk::TM, Blk
   }
 }
 
-/// GemmVariant::register_blocked with blocking Blk (GemmBlocking): A and B
-/// slices double-buffered in shared memory, the next slice loaded into
-/// registers while the current one is multiplied, one barrier per slice.
+/// GemmVariant::register_blocked with blocking Blk (GemmBlocking): A^T and B
+/// slices double-buffered in shared memory, slice kt+1 loaded into registers
+/// (16-byte loads where the matrices allow) during the math on slice kt, one
+/// barrier per slice, launch bounds (Blk::threads, Blk::min_blocks).
 template <class Blk, class ExecSpace, class AV, class BV, class CV>
-void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
-                           const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+                                const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
+  using Sh     = GemmRbShape<Blk, Scalar>;
   constexpr int BM = Blk::BM, BN = Blk::BN, BK = Blk::BK, TM = Blk::TM, TN = Blk::TN, NT = Blk::threads;
-  constexpr int VW = gemm_vector_width<Scalar>, PA = BM + VW;
-  constexpr int LA = BM * BK / NT, LB = BK * BN / NT;
+  constexpr int VW = Sh::VW, LA = Sh::LA, LB = Sh::LB;
   static_assert(TM % VW == 0 && TN % VW == 0, "register_blocked: TM and TN must be multiples of 16 bytes");
-  static_assert(LA * NT == BM * BK && LB * NT == BK * BN, "register_blocked: tiles must split evenly over threads");
-  using ATiles = SharedArray<Scalar, 2 * BK * PA, 16>;  // A^T, buffers 0 and 1
-  using BTiles = SharedArray<Scalar, 2 * BK * BN, 16>;  // B, buffers 0 and 1
+  using ATiles = SharedArray<Scalar, Sh::a_size, 16>;  // A^T, buffers 0 and 1
+  using BTiles = SharedArray<Scalar, Sh::b_size, 16>;  // B, buffers 0 and 1
   using Frag   = GemmFragment<Scalar, TM, TN>;
+  using Pack   = GemmPack<Scalar>;
   const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
             K = static_cast<int>(A.extent(1));
   const int nk = ceil_div(K, BK);
-  const auto p =
-      LaunchParams(Dim3(ceil_div(N, BN), ceil_div(M, BM)), Dim3(Blk::TX, Blk::TY)).uses<ATiles, BTiles>();
-  launch(exec, "scratchkit::gemm_register_blocked", p, KOKKOS_LAMBDA(const B_t& b) {
+  // 16-byte loads need every vector of a row inside or outside the matrix: K (N) a multiple of VW.
+  const bool a_vec = K % VW == 0 && gemm_rows_vectorizable(A);
+  const bool b_vec = N % VW == 0 && gemm_rows_vectorizable(B);
+  // Level 0 on a GPU; host backends (Kokkos 3.4 Serial: 32 KB of level 0) may use level 1 for large blockings.
+  const GemmGrid grid(ceil_div(N, BN), ceil_div(M, BM));
+  const int lg = grid.lg;
+  const auto p = LaunchParams(Dim3(grid.gx, grid.gy), Dim3(NT))
+                     .uses<ATiles, BTiles>()
+                     .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
+  launch<LaunchBounds<NT, Blk::min_blocks>>(exec, "scratchkit::gemm_register_blocked", p,
+                                            KOKKOS_LAMBDA(const B_t& b) {
     ATiles As(b);
     BTiles Bs(b);
     PerThread<Frag, B_t, NT> acc(b);
-    const int row0 = b.block_idx().y * BM, col0 = b.block_idx().x * BN;
+    int bx, by;
+    gemm_tile_of(b.block_idx().x, b.block_idx().y, lg, bx, by);
+    const int row0 = by * BM, col0 = bx * BN;
+    if (row0 >= M) return;  // past the last tile row, in the last group (the whole block)
     b.threads([&](const Thread& t) {
       Frag& f = acc(t);
       SCRATCHKIT_GEMM_UNROLL
@@ -264,8 +387,9 @@ void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_t
         SCRATCHKIT_GEMM_UNROLL
         for (int j = 0; j < TN; ++j) f.c[i][j] = Scalar(0);
       }
-      Scalar ra[LA], rb[LB];
-      gemm_rb_load<Blk>(A, B, M, N, K, row0, col0, 0, t.rank, ra, rb);
+      Pack ra[LA], rb[LB];
+      gemm_rb_load_a<Blk>(A, M, K, row0, 0, t.rank, a_vec, ra);
+      gemm_rb_load_b<Blk>(B, N, K, col0, 0, t.rank, b_vec, rb);
       gemm_rb_store<Blk>(As, Bs, 0, t.rank, ra, rb);
     });
     sync_threads(b);
@@ -274,9 +398,14 @@ void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_t
       const bool more = kt + 1 < nk;
       b.threads([&](const Thread& t) {
         // Slice kt+1 goes to registers first, so its loads are in flight during the math on slice kt.
-        Scalar ra[LA], rb[LB];
-        if (more) gemm_rb_load<Blk>(A, B, M, N, K, row0, col0, (kt + 1) * BK, t.rank, ra, rb);
-        gemm_rb_slice<Blk>(acc(t), As, Bs, cur, t.x, t.y);
+        Pack ra[LA], rb[LB];
+        if (more) {
+          gemm_rb_load_a<Blk>(A, M, K, row0, (kt + 1) * BK, t.rank, a_vec, ra);
+          gemm_rb_load_b<Blk>(B, N, K, col0, (kt + 1) * BK, t.rank, b_vec, rb);
+        }
+        int m0, n0;
+        gemm_rb_place<Blk, Scalar>(t.rank, m0, n0);
+        gemm_rb_slice<Blk>(acc(t), As, Bs, cur, m0, n0);
         // The other buffer was last read before the previous barrier: safe to overwrite.
         if (more) gemm_rb_store<Blk>(As, Bs, 1 - cur, t.rank, ra, rb);
       });
@@ -284,18 +413,191 @@ void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_t
     }
     b.threads([&](const Thread& t) {
       const Frag& f = acc(t);
+      int m0, n0;
+      gemm_rb_place<Blk, Scalar>(t.rank, m0, n0);
       SCRATCHKIT_GEMM_UNROLL
       for (int i = 0; i < TM; ++i) {
-        const int r = row0 + (i / VW) * Blk::TY * VW + t.y * VW + i % VW;
+        const int r = row0 + m0 + (i / VW) * Blk::LY * VW + i % VW;
         if (r >= M) continue;
         SCRATCHKIT_GEMM_UNROLL
         for (int j = 0; j < TN; ++j) {
-          const int c = col0 + (j / VW) * Blk::TX * VW + t.x * VW + j % VW;
+          const int c = col0 + n0 + (j / VW) * Blk::LX * VW + j % VW;
           if (c < N) C(r, c) = beta == Scalar(0) ? alpha * f.c[i][j] : gemm_epilogue(alpha, f.c[i][j], beta, C(r, c));
         }
       }
     });
   });
+}
+
+/// The accumulators of one thread of the tensor-core path: elements (g, 2t),
+/// (g, 2t+1), (g+8, 2t), (g+8, 2t+1) of each of its warp's MT x NT mma tiles.
+template <int MT, int NT>
+struct GemmMmaFragment {
+  double c[MT][NT][4];
+};
+
+/// Stores the registers of gemm_rb_load_a/_b into buffer `buf` of the
+/// tensor-core path: A and B by rows, swizzled (gemm_mma_a_index, _b_index),
+/// one 16-byte store per vector.
+template <class Blk, class AArray, class BArray>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_mma_store(const AArray& As, const BArray& Bs, int buf, int rank,
+                                                const GemmPack<double> (&ra)[GemmRbShape<Blk, double>::LA],
+                                                const GemmPack<double> (&rb)[GemmRbShape<Blk, double>::LB]) {
+  using Sh     = GemmRbShape<Blk, double>;
+  const int a0 = buf * Sh::BM * Sh::BK, b0 = buf * Sh::BK * Sh::BN;
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < Sh::LA; ++p) {
+    const int v = rank + p * Sh::NT;
+    if (Sh::LA * Sh::NT != Sh::AV && v >= Sh::AV) break;
+    gemm_store_pack(As, a0 + gemm_mma_a_index(v / Sh::KV, (v % Sh::KV) * Sh::VW), ra[p]);
+  }
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < Sh::LB; ++p) {
+    const int v = rank + p * Sh::NT;
+    if (Sh::LB * Sh::NT != Sh::BV && v >= Sh::BV) break;
+    gemm_store_pack(Bs, b0 + gemm_mma_b_index<Sh::BN>(v / Sh::NV, (v % Sh::NV) * Sh::VW), rb[p]);
+  }
+}
+
+/// One slice of the tensor-core path: on CUDA sm_80+ one m16n8k8 FP64 mma per
+/// tile of the warp, fragments read at the offsets of `l`; elsewhere each
+/// thread sums its own elements over the 8 k of the slice in order with
+/// scalar multiply-adds (same result up to the summation order in a slice).
+template <class Blk, class AArray, class BArray>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_mma_slice(GemmMmaFragment<Blk::MT, Blk::NT>& f, const AArray& As,
+                                                const BArray& Bs, int buf, int rank, const GemmMmaLane<Blk>& l) {
+  constexpr int BM = Blk::BM, BN = Blk::BN, MT = Blk::MT, NT = Blk::NT;
+  const int a0 = buf * BM * 8, b0 = buf * 8 * BN;
+#if SCRATCHKIT_GEMM_DMMA
+  (void)rank;
+  double bf[NT][2];
+  SCRATCHKIT_GEMM_UNROLL
+  for (int j = 0; j < NT; ++j) {
+    bf[j][0] = Bs[b0 + l.b(j, 0)];
+    bf[j][1] = Bs[b0 + l.b(j, 1)];
+  }
+  SCRATCHKIT_GEMM_UNROLL
+  for (int i = 0; i < MT; ++i) {
+    const double af[4] = {As[a0 + l.a(i, 0, 0)], As[a0 + l.a(i, 1, 0)], As[a0 + l.a(i, 0, 1)], As[a0 + l.a(i, 1, 1)]};
+    SCRATCHKIT_GEMM_UNROLL
+    for (int j = 0; j < NT; ++j) gemm_dmma_16x8x8(f.c[i][j], af, bf[j]);
+  }
+#else
+  (void)l;
+  const int warp = rank / 32, g = rank % 32 / 4, t = rank % 4;
+  const int wm = (warp / Blk::WX) * Blk::WM + g, wn = (warp % Blk::WX) * Blk::WN;
+  for (int i = 0; i < MT; ++i)
+    for (int j = 0; j < NT; ++j)
+      for (int e = 0; e < 4; ++e) {
+        const int m = wm + i * 16 + 8 * (e / 2), n = wn + j * 8 + 2 * t + e % 2;
+        double s    = f.c[i][j][e];
+        for (int kk = 0; kk < 8; ++kk) s += As[a0 + gemm_mma_a_index(m, kk)] * Bs[b0 + gemm_mma_b_index<BN>(kk, n)];
+        f.c[i][j][e] = s;
+      }
+#endif
+}
+
+/// GemmVariant::register_blocked for double with a GemmMmaBlocking: the
+/// structure of the SIMT path (slices of 8 double-buffered in shared memory,
+/// slice kt+1 loaded into registers during the math on slice kt, one barrier
+/// per slice), with the math on the FP64 tensor cores.
+template <class Blk, class ExecSpace, class AV, class BV, class CV>
+void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A, const BV& B, double beta,
+                               const CV& C) {
+  using B_t    = Block<ExecSpace>;
+  using Sh     = GemmRbShape<Blk, double>;
+  constexpr int BM = Blk::BM, BN = Blk::BN, BK = Blk::BK, NT = Blk::threads, VW = Sh::VW;
+  constexpr int LA = Sh::LA, LB = Sh::LB;
+  using ATiles = SharedArray<double, 2 * BM * BK, 16>;  // A by rows, buffers 0 and 1
+  using BTiles = SharedArray<double, 2 * BK * BN, 16>;  // B by rows, buffers 0 and 1
+  using Frag   = GemmMmaFragment<Blk::MT, Blk::NT>;
+  using Pack   = GemmPack<double>;
+  const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
+            K = static_cast<int>(A.extent(1));
+  const int nk     = ceil_div(K, BK);
+  const bool a_vec = K % VW == 0 && gemm_rows_vectorizable(A);
+  const bool b_vec = N % VW == 0 && gemm_rows_vectorizable(B);
+  // 32 KB of tiles: level 0 on a GPU; host backends (Kokkos 3.4 Serial: 32 KB of level 0) may use level 1.
+  const GemmGrid grid(ceil_div(N, BN), ceil_div(M, BM));
+  const int lg = grid.lg;
+  const auto p = LaunchParams(Dim3(grid.gx, grid.gy), Dim3(NT))
+                     .uses<ATiles, BTiles>()
+                     .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
+  launch<LaunchBounds<NT, Blk::min_blocks>>(exec, "scratchkit::gemm_register_blocked", p,
+                                            KOKKOS_LAMBDA(const B_t& b) {
+    ATiles As(b);
+    BTiles Bs(b);
+    PerThread<Frag, B_t, NT> acc(b);
+    PerThread<GemmMmaLane<Blk>, B_t, NT> lane(b);  // fragment offsets, computed once
+    int bx, by;
+    gemm_tile_of(b.block_idx().x, b.block_idx().y, lg, bx, by);
+    const int row0 = by * BM, col0 = bx * BN;
+    if (row0 >= M) return;  // past the last tile row, in the last group (the whole block)
+    b.threads([&](const Thread& t) {
+      lane(t) = GemmMmaLane<Blk>(t.rank);
+      Frag& f = acc(t);
+      SCRATCHKIT_GEMM_UNROLL
+      for (int i = 0; i < Blk::MT; ++i) {
+        SCRATCHKIT_GEMM_UNROLL
+        for (int j = 0; j < Blk::NT; ++j) {
+          SCRATCHKIT_GEMM_UNROLL
+          for (int e = 0; e < 4; ++e) f.c[i][j][e] = 0.0;
+        }
+      }
+      Pack ra[LA], rb[LB];
+      gemm_rb_load_a<Blk>(A, M, K, row0, 0, t.rank, a_vec, ra);
+      gemm_rb_load_b<Blk>(B, N, K, col0, 0, t.rank, b_vec, rb);
+      gemm_mma_store<Blk>(As, Bs, 0, t.rank, ra, rb);
+    });
+    sync_threads(b);
+    for (int kt = 0; kt < nk; ++kt) {
+      const int cur   = kt & 1;
+      const bool more = kt + 1 < nk;
+      b.threads([&](const Thread& t) {
+        Pack ra[LA], rb[LB];
+        if (more) {
+          gemm_rb_load_a<Blk>(A, M, K, row0, (kt + 1) * BK, t.rank, a_vec, ra);
+          gemm_rb_load_b<Blk>(B, N, K, col0, (kt + 1) * BK, t.rank, b_vec, rb);
+        }
+        gemm_mma_slice<Blk>(acc(t), As, Bs, cur, t.rank, lane(t));
+        // The other buffer was last read before the previous barrier: safe to overwrite.
+        if (more) gemm_mma_store<Blk>(As, Bs, 1 - cur, t.rank, ra, rb);
+      });
+      sync_threads(b);  // the only barrier of a slice
+    }
+    b.threads([&](const Thread& t) {
+      const Frag& f = acc(t);
+      const int warp = t.rank / 32, lane = t.rank % 32;
+      const int m0 = row0 + (warp / Blk::WX) * Blk::WM + lane / 4;
+      const int n0 = col0 + (warp % Blk::WX) * Blk::WN + 2 * (lane % 4);
+      SCRATCHKIT_GEMM_UNROLL
+      for (int i = 0; i < Blk::MT; ++i) {
+        SCRATCHKIT_GEMM_UNROLL
+        for (int j = 0; j < Blk::NT; ++j) {
+          SCRATCHKIT_GEMM_UNROLL
+          for (int e = 0; e < 4; ++e) {
+            const int r = m0 + i * 16 + 8 * (e / 2), c = n0 + j * 8 + e % 2;
+            if (r < M && c < N)
+              C(r, c) = beta == 0.0 ? alpha * f.c[i][j][e] : gemm_epilogue(alpha, f.c[i][j][e], beta, C(r, c));
+          }
+        }
+      }
+    });
+  });
+}
+
+/// GemmVariant::register_blocked with blocking Blk: a GemmBlocking runs on the
+/// CUDA cores (any type), a GemmMmaBlocking on the FP64 tensor cores (double).
+template <class Blk, class ExecSpace, class AV, class BV, class CV>
+void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+                           const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+  using Scalar = typename CV::non_const_value_type;
+  if constexpr (Blk::tensor_core) {
+    static_assert(std::is_same<Scalar, double>::value, "register_blocked: the tensor-core blocking is for double");
+    gemm_register_blocked_mma<Blk>(exec, alpha, A, B, beta, C);
+  } else {
+    gemm_register_blocked_simt<Blk>(exec, alpha, A, B, beta, C);
+  }
 }
 
 }  // namespace detail
@@ -308,9 +610,12 @@ void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_t
 /// otherwise). When beta == 0, C is not read (BLAS semantics: NaN in C does
 /// not propagate). Throws ShapeError on mismatched extents, before any launch.
 /// Asynchronous: fence exec before reading C. Every variant sums each C
-/// element over k = 0..K-1 in increasing order (so they agree with each other
-/// to rounding and with their native twins bit for bit); register_blocked is
-/// the fast one.
+/// element over k = 0..K-1 in increasing order, so they agree with each other
+/// bit for bit, and with their native twins. register_blocked is the fast one;
+/// for double on CUDA (compute capability 8.0+) it runs on the FP64 tensor
+/// cores, whose order of the additions inside one 8-deep mma is the
+/// hardware's: there it agrees with the other variants to rounding (and with
+/// its native twin bit for bit).
 /// \code
 /// scratchkit::gemm(exec, scratchkit::GemmVariant::register_blocked, 1.0f, A, B, 0.0f, C);
 /// \endcode

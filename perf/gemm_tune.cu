@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// scratchkit-gemm-tune: times candidate blockings of the native register_blocked
+// GEMM (src/cuda/gemm_register_blocked.cuh) against cuBLAS, float and double,
+// to pick GemmDefaultBlocking (include/scratchkit/native/gemm.hpp) per type.
+//
+//   scratchkit-gemm-tune [n ...]     (default: 4096 8192; square n x n x n)
+//
+// One line per type, size and config: time (median of 7 runs after 2 warm-up
+// runs, cudaEvents), TFLOP/s, ratio to cuBLAS (true FP32 / FP64:
+// CUBLAS_DEFAULT_MATH, no TF32), registers, spill bytes, blocks per SM, and
+// max |C - C_cublas| / (max|A| max|B| K) as a sanity check (about 1e-7 float,
+// 1e-16 double for sums of K products with different order). The default
+// blocking of each type is marked with '*'. Double runs both on the CUDA cores
+// (GemmBlocking) and on the FP64 tensor cores (GemmMmaBlocking, "mma").
+#include <scratchkit/native/gemm.hpp>
+
+#include "gemm_register_blocked.cuh"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using scratchkit::detail::GemmBlocking;
+namespace sk = scratchkit::native::cuda::detail;
+
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "gemm_tune: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+void cublas_check(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "gemm_tune: %s failed with cuBLAS status %d\n", what, static_cast<int>(s));
+    std::exit(1);
+  }
+}
+#define TUNE_CUDA(expr) cuda_check((expr), #expr)
+
+/// x[i] uniform in [-1, 1) from a hash of (seed, i): the same inputs every run.
+template <class T>
+__global__ void fill_kernel(T* x, long long n, unsigned seed) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    unsigned long long h = (static_cast<unsigned long long>(i) + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 29;
+    x[i] = static_cast<T>(static_cast<double>(h >> 11) * (2.0 / 9007199254740992.0) - 1.0);
+  }
+}
+
+/// *out = max_i |x[i] - y[i]| (y null: max |x[i]|); non-negative floats order like their bits.
+template <class T>
+__global__ void max_abs_diff_kernel(const T* x, const T* y, long long n, unsigned long long* out) {
+  double m = 0;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const double d = y ? fabs(static_cast<double>(x[i]) - static_cast<double>(y[i])) : fabs(static_cast<double>(x[i]));
+    m = d > m || d != d ? d : m;  // NaN wins
+  }
+  atomicMax(out, static_cast<unsigned long long>(__double_as_longlong(m)));
+}
+
+template <class T>
+double max_abs_diff(const T* x, const T* y, long long n) {
+  static unsigned long long* slot = nullptr;
+  if (!slot) TUNE_CUDA(cudaMalloc(&slot, sizeof(*slot)));
+  TUNE_CUDA(cudaMemset(slot, 0, sizeof(*slot)));
+  max_abs_diff_kernel<T><<<1024, 256>>>(x, y, n, slot);
+  TUNE_CUDA(cudaGetLastError());
+  unsigned long long bits = 0;
+  TUNE_CUDA(cudaMemcpy(&bits, slot, sizeof(bits), cudaMemcpyDeviceToHost));
+  double d;
+  static_assert(sizeof(d) == sizeof(bits), "64-bit double");
+  std::memcpy(&d, &bits, sizeof(d));
+  return d;
+}
+
+/// Median time in ms of `run` over 7 runs, after 2 untimed ones.
+template <class F>
+double median_ms(const F& run) {
+  cudaEvent_t a, b;
+  TUNE_CUDA(cudaEventCreate(&a));
+  TUNE_CUDA(cudaEventCreate(&b));
+  for (int i = 0; i < 2; ++i) run();
+  std::vector<double> t;
+  for (int i = 0; i < 7; ++i) {
+    TUNE_CUDA(cudaEventRecord(a));
+    run();
+    TUNE_CUDA(cudaEventRecord(b));
+    TUNE_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    TUNE_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  TUNE_CUDA(cudaEventDestroy(a));
+  TUNE_CUDA(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/// Inputs, cuBLAS reference and timing of one type and size.
+template <class T>
+struct Problem {
+  int n;
+  T *A = nullptr, *B = nullptr, *C = nullptr, *Cref = nullptr;
+  double scale = 1, cublas_ms = 0;
+  cublasHandle_t h = nullptr;
+
+  explicit Problem(int n_, cublasHandle_t h_) : n(n_), h(h_) {
+    const long long e = static_cast<long long>(n) * n;
+    for (T** p : {&A, &B, &C, &Cref}) TUNE_CUDA(cudaMalloc(p, e * sizeof(T)));
+    fill_kernel<T><<<1024, 256>>>(A, e, 1u);
+    fill_kernel<T><<<1024, 256>>>(B, e, 2u);
+    TUNE_CUDA(cudaGetLastError());
+    scale = max_abs_diff<T>(A, nullptr, e) * max_abs_diff<T>(B, nullptr, e) * n;
+    cublas_ms = median_ms([&] { cublas(Cref); });
+  }
+  ~Problem() {
+    for (T* p : {A, B, C, Cref}) cudaFree(p);
+  }
+  /// Row-major C = A B is column-major C^T = B^T A^T.
+  void cublas(T* out) const {
+    const T one = 1, zero = 0;
+    if constexpr (std::is_same<T, float>::value)
+      cublas_check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, out, n), "cublasSgemm");
+    else
+      cublas_check(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, out, n), "cublasDgemm");
+  }
+  double tflops(double ms) const { return 2.0 * n * n * static_cast<double>(n) / (ms * 1e9); }
+};
+
+const char* type_name(float) { return "float"; }
+const char* type_name(double) { return "double"; }
+
+template <class T>
+void print_line(const Problem<T>& p, const std::string& config, double ms, const cudaFuncAttributes* fa, int occ,
+                double err) {
+  std::printf("%-6s %5d^3  %-34s %9.3f ms %7.2f TFLOP/s  %6.3fx cuBLAS", type_name(T()), p.n, config.c_str(), ms,
+              p.tflops(ms), p.cublas_ms / ms);
+  if (fa)
+    std::printf("  regs %3d spill %3zu B  %d blk/SM", fa->numRegs, fa->localSizeBytes, occ);
+  else
+    std::printf("  %-30s", "");
+  std::printf("  err %.2e\n", err);
+  std::fflush(stdout);
+}
+
+/// "128x128x8 w32x64 t8x8 b2 (256 thr)" (CUDA cores) or "128x128x8 w64x32 mma b1 (256 thr)" (FP64 tensor cores).
+template <class Blk>
+std::string config_name() {
+  char name[96];
+  if constexpr (Blk::tensor_core)
+    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d mma b%d (%d thr)", Blk::BM, Blk::BN, Blk::BK, Blk::WM, Blk::WN,
+                  Blk::min_blocks, Blk::threads);
+  else
+    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d t%dx%d b%d (%d thr)", Blk::BM, Blk::BN, Blk::BK, Blk::WM,
+                  Blk::WN, Blk::TM, Blk::TN, Blk::min_blocks, Blk::threads);
+  return name;
+}
+
+/// Times blocking Blk on p and prints its line.
+template <class T, class Blk>
+void time_config(const Problem<T>& p) {
+  using Default = typename scratchkit::detail::GemmDefaultBlocking<T>::type;
+  const std::string name = (std::is_same<Blk, Default>::value ? "*" : " ") + config_name<Blk>();
+  auto kernel            = sk::rb_kernel<T, Blk>();
+  cudaFuncAttributes fa{};
+  TUNE_CUDA(cudaFuncGetAttributes(&fa, kernel));
+  int occ = 0;
+  TUNE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, Blk::threads, 0));
+  const T one = 1, zero = 0;
+  TUNE_CUDA(cudaMemset(p.C, 0xff, sizeof(T) * p.n * static_cast<size_t>(p.n)));  // NaN: must be overwritten
+  const double ms = median_ms([&] { sk::gemm_register_blocked<T, Blk>(p.n, p.n, p.n, one, p.A, p.B, zero, p.C, 0); });
+  TUNE_CUDA(cudaDeviceSynchronize());
+  const double err = max_abs_diff<T>(p.C, p.Cref, static_cast<long long>(p.n) * p.n) / p.scale;
+  print_line(p, name, ms, &fa, occ, err);
+}
+
+template <class T, class... Blks>
+void tune(const std::vector<int>& sizes, cublasHandle_t h) {
+  for (int n : sizes) {
+    Problem<T> p(n, h);
+    print_line(p, " cuBLAS", p.cublas_ms, nullptr, 0, 0.0);
+    (time_config<T, Blks>(p), ...);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes;
+  for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  if (sizes.empty()) sizes = {4096, 8192};
+  for (int n : sizes)
+    if (n <= 0 || n > 16384) {
+      std::fprintf(stderr, "gemm_tune: sizes must be in [1, 16384]\n");
+      return 2;
+    }
+  cudaDeviceProp prop{};
+  TUNE_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, %d SMs, CC %d.%d\n", prop.name, prop.multiProcessorCount, prop.major, prop.minor);
+  cublasHandle_t h = nullptr;
+  cublas_check(cublasCreate(&h), "cublasCreate");
+  cublas_check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");  // no TF32
+
+  // Candidates: GemmBlocking<BM, BN, BK, WM, WN, TM, TN, MinBlocksPerSM>.
+  tune<float,                                              //
+       GemmBlocking<128, 128, 8, 32, 64, 8, 8, 2>,         // 256 threads, 8 x 8 per thread
+       GemmBlocking<128, 128, 8, 64, 32, 8, 8, 2>,         // lanes 8 x 4 instead of 4 x 8
+       GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2>,        // BK 16: half the barriers, 33 KB smem
+       GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>,         // 512 threads
+       GemmBlocking<128, 64, 8, 32, 32, 8, 4, 2>,          // 8 x 4 per thread
+       GemmBlocking<128, 64, 16, 32, 32, 8, 4, 3>,         //
+       GemmBlocking<64, 64, 8, 16, 32, 4, 4, 4>,           // 4 x 4 per thread
+       GemmBlocking<64, 64, 16, 16, 32, 4, 4, 4>>(sizes, h);
+  using scratchkit::detail::GemmMmaBlocking;  // <BM, BN, WM, WN, MinBlocksPerSM>, BK = 8, FP64 tensor cores
+  tune<double,                                     //
+       GemmMmaBlocking<128, 128, 64, 32, 1>,       // 8 warps of 4 x 4 mma tiles
+       GemmMmaBlocking<128, 128, 32, 64, 1>,       // 8 warps of 2 x 8 mma tiles
+       GemmMmaBlocking<128, 128, 32, 32, 1>,       // 16 warps of 2 x 4
+       GemmMmaBlocking<128, 64, 64, 32, 2>,        // 4 warps, 2 blocks per SM
+       GemmMmaBlocking<64, 128, 32, 64, 2>,        //
+       GemmMmaBlocking<64, 64, 32, 32, 3>,         //
+       GemmBlocking<64, 64, 8, 16, 32, 4, 4, 2>,   // CUDA cores, for comparison
+       GemmBlocking<128, 64, 8, 32, 32, 8, 4, 1>>(sizes, h);
+  cublasDestroy(h);
+  return 0;
+}

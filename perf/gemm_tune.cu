@@ -219,6 +219,9 @@ int main(int argc, char** argv) {
        GemmBlocking<128, 128, 8, 64, 32, 8, 8, 2>,         // lanes 8 x 4 instead of 4 x 8
        GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2>,        // BK 16: half the barriers, 33 KB smem
        GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>,         // 512 threads
+       GemmBlocking<128, 256, 8, 64, 32, 8, 8, 1>,         // 512 threads, lanes 8 x 4
+       GemmBlocking<256, 128, 8, 64, 32, 8, 8, 1>,         // 512 threads, tall
+       GemmBlocking<256, 128, 8, 32, 64, 8, 8, 1>,         //
        GemmBlocking<128, 64, 8, 32, 32, 8, 4, 2>,          // 8 x 4 per thread
        GemmBlocking<128, 64, 16, 32, 32, 8, 4, 3>,         //
        GemmBlocking<64, 64, 8, 16, 32, 4, 4, 4>,           // 4 x 4 per thread

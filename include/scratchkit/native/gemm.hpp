@@ -180,13 +180,17 @@ template <class Scalar>
 struct GemmDefaultBlocking;
 template <>
 struct GemmDefaultBlocking<float> {
-  // 128 x 128 x 8, 256 threads, 8 x 8 floats per thread, 2 blocks per SM (<= 128 registers).
-  using type = GemmBlocking<128, 128, 8, 32, 64, 8, 8, 2>;
+  // 128 x 128 x 16, 256 threads, 8 x 8 floats per thread, 2 blocks per SM (<= 128 registers):
+  // the fastest of scratchkit-gemm-tune's candidates on the H100 (0.855x / 0.858x cuBLAS at
+  // 4096^3 / 8192^3; perf/results/h100/gemm_tune.txt), ahead of 128 x 256 x 8 (0.842x / 0.849x).
+  using type = GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2>;
 };
 template <>
 struct GemmDefaultBlocking<double> {
-  // FP64 tensor cores: 128 x 128 x 8, 8 warps of 64 x 32 (4 x 4 mma tiles), 256 threads, 1 block per SM.
-  using type = GemmMmaBlocking<128, 128, 64, 32, 1>;
+  // FP64 tensor cores: 64 x 128 x 8, 4 warps of 32 x 64 (2 x 8 mma tiles), 128 threads, 2 blocks
+  // per SM: the fastest candidate on the H100 (0.701x / 0.742x cuBLAS DGEMM at 4096^3 / 8192^3;
+  // perf/results/h100/gemm_tune.txt).
+  using type = GemmMmaBlocking<64, 128, 32, 64, 2>;
 };
 
 }  // namespace detail

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -63,6 +64,11 @@ const int shapes[][3] = {
     {1, 1, 1},   {2, 2, 2},    {3, 3, 3},    {1, 5, 7},   {5, 1, 7},    {5, 7, 1},   {2, 9, 40},  {40, 2, 9},
     {9, 40, 2},  {1, 2, 3},    {3, 2, 1},    {3, 3, 34},  {4, 9, 33},   {8, 32, 8},  {33, 8, 32}, {17, 33, 65},
     {31, 17, 3}, {70, 10, 34}, {65, 16, 64}, {64, 64, 64}, {0, 4, 4},   {4, 0, 4},   {4, 4, 0},
+    // z_streaming: chunks of 32 planes (31, 32, 33, 63, 64, 65, 97 planes, a
+    // last chunk of 1 or 2 planes), tiles of 64 x 16 (x, y) with 2 outputs per
+    // thread 32 apart in x (nx = 31, 32, 33, 63..66, 127..129), primes.
+    {32, 16, 64}, {33, 15, 63},  {31, 17, 65},  {63, 1, 66},  {34, 2, 33},   {97, 33, 129}, {65, 31, 127},
+    {66, 47, 128}, {2, 16, 65},  {3, 18, 31},   {37, 13, 97}, {64, 5, 32},   {33, 3, 2},    {1, 17, 129},
 };
 
 }  // namespace
@@ -86,6 +92,58 @@ TEMPLATE_LIST_TEST_CASE("3-D stencil on the layer takes other layouts and more t
     // tile_2d_halo loops over planes above gridDim.y's 65535.
     check_stencil<Exec, float>(v, 65535 + 70, 3, 1);
   }
+}
+
+/// in and out as strided windows of larger arrays (LayoutStride): the
+/// layer's general index path (x stride 2 for in, padded rows for out).
+template <class Exec, class T>
+void check_strided(Stencil3DVariant v, int nz, int ny, int nx) {
+  using Mem       = typename Exec::memory_space;
+  using Big       = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+  using Strided   = Kokkos::View<T***, Kokkos::LayoutStride, Mem>;
+  const auto seed = test::case_seed(nz, ny, static_cast<std::uint64_t>(nx) * 2 + sizeof(T) + 1000);
+  const auto c    = coefficients<T>(seed + 7);
+  CAPTURE(name(v), nz, ny, nx, seed, Exec::name(), sizeof(T));
+  // in(z, y, x) = bin(z + 1, y + 2, 2x); out(z, y, x) = bout(z, y + 1, x + 3).
+  const int bx = 2 * nx + 1;
+  Big bin("bin", nz + 1, ny + 2, bx), bout("bout", nz, ny + 1, nx + 5);
+  const Strided in(bin.data() + static_cast<std::size_t>(ny + 4) * bx,
+                   Kokkos::LayoutStride(nz, static_cast<std::size_t>(ny + 2) * bx, ny, bx, nx, 2));
+  const auto out = Kokkos::subview(bout, Kokkos::ALL, std::make_pair(1, ny + 1), std::make_pair(3, nx + 3));
+  Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace> hin("hin", nz, ny, nx), hout("hout", nz, ny, nx);
+  test::fill_random(hin, seed);
+  auto hbin = Kokkos::create_mirror_view(bin);
+  Kokkos::deep_copy(hbin, test::poison<T>());
+  for (int z = 0; z < nz; ++z)
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x) hbin(z + 1, y + 2, 2 * x) = hin(z, y, x);
+  Kokkos::deep_copy(bin, hbin);
+  Kokkos::deep_copy(bout, test::poison<T>());
+  stencil_3d_7pt(Exec(), v, in, out, c[0], c[1]);
+  auto hbout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bout);
+  std::size_t outside = 0;  // elements of bout outside out's window that changed
+  const T poison      = test::poison<T>();
+  for (int z = 0; z < nz; ++z)
+    for (int y = 0; y < ny + 1; ++y)
+      for (int x = 0; x < nx + 5; ++x) {
+        if (y >= 1 && x >= 3 && x < nx + 3)
+          hout(z, y - 1, x - 3) = hbout(z, y, x);
+        else if (std::memcmp(&hbout(z, y, x), &poison, sizeof(T)) != 0)
+          ++outside;
+      }
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  CAPTURE(res.worst);
+  CHECK(res.bad == 0);
+  CHECK(outside == 0);
+}
+
+TEMPLATE_LIST_TEST_CASE("3-D stencil on the layer takes strided views", "[stencil_3d][layer]", test::Spaces) {
+  using Exec = TestType;
+  for (auto v : variants)
+    for (const auto& s : {std::array<int, 3>{3, 3, 3}, {34, 17, 65}, {5, 20, 70}, {1, 1, 1}, {2, 33, 1}}) {
+      check_strided<Exec, float>(v, s[0], s[1], s[2]);
+      check_strided<Exec, double>(v, s[0], s[1], s[2]);
+    }
 }
 
 TEMPLATE_LIST_TEST_CASE("3-D stencil variants agree bit for bit", "[stencil_3d][layer]", test::Spaces) {

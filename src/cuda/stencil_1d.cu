@@ -15,11 +15,12 @@ namespace cuda {
 namespace {
 
 constexpr int BS = 256;
+constexpr int MIN_BLOCKS = 8;  // launch bounds: 8 blocks of 256 threads per SM (32 registers)
 
 __host__ __device__ inline std::size_t round16(std::size_t v) { return (v + 15) / 16 * 16; }
 
 template <class S>
-__global__ void stencil_1d_halo_tile_kernel(const S* __restrict__ in, const S* __restrict__ w, int R,
+__global__ void __launch_bounds__(BS, MIN_BLOCKS) stencil_1d_halo_tile_kernel(const S* __restrict__ in, const S* __restrict__ w, int R,
                                             S* __restrict__ out, int n) {
   extern __shared__ __align__(16) unsigned char smem[];
   const int tile_n = BS + 2 * R;
@@ -77,7 +78,7 @@ __host__ __device__ inline int vec_chunks(int R) {
 }
 
 template <class S>
-__global__ void stencil_1d_vectorized_kernel(const S* __restrict__ in, const S* __restrict__ w, int R,
+__global__ void __launch_bounds__(BS, MIN_BLOCKS) stencil_1d_vectorized_kernel(const S* __restrict__ in, const S* __restrict__ w, int R,
                                              S* __restrict__ out, int n, bool vec_in, bool vec_out) {
   using Vec             = typename vec_of<S>::type;
   constexpr int V       = vec_of<S>::n;

@@ -17,6 +17,7 @@ namespace {
 
 constexpr int T  = 32;  // tile edge
 constexpr int BR = 8;   // block rows: 32 x 8 threads, each moving T / BR = 4 elements
+constexpr int MIN_BLOCKS = 8;  // launch bounds: 8 blocks of 256 threads per SM (32 registers)
 
 // Tiles are numbered on a 1-D grid as the layer numbers its blocks (x fastest),
 // so any number of tile rows fits (gridDim.y would stop at 65535).
@@ -26,7 +27,7 @@ __device__ __forceinline__ void tile_origin(int nbx, int& row0, int& col0) {
 }
 
 template <class S>
-__global__ void __launch_bounds__(T* BR)
+__global__ void __launch_bounds__(T* BR, MIN_BLOCKS)
     transpose_naive_kernel(int rows, int cols, int nbx, const S* __restrict__ in, S* __restrict__ out) {
   int row0, col0;
   tile_origin(nbx, row0, col0);
@@ -40,7 +41,7 @@ __global__ void __launch_bounds__(T* BR)
 
 // P is the tile's row pitch: T (tiled, column reads conflict 32-way) or T + 1 (tiled_padded).
 template <class S, int P>
-__global__ void __launch_bounds__(T* BR)
+__global__ void __launch_bounds__(T* BR, MIN_BLOCKS)
     transpose_tile_kernel(int rows, int cols, int nbx, const S* __restrict__ in, S* __restrict__ out) {
   __shared__ S tile[T * P];
   int row0, col0;

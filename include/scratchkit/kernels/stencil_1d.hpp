@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/native/stencil_1d.hpp>
 #include <scratchkit/kernels/variants.hpp>
@@ -10,6 +11,7 @@
 
 #include <cstdint>
 #include <sstream>
+#include <type_traits>
 
 // Full unrolling of the compile-time-bounded loops over a vector's lanes, so
 // that the lane arrays stay in registers (nvcc unrolls them anyway; this says so).
@@ -22,8 +24,12 @@
 namespace scratchkit {
 namespace detail {
 
-/// Threads per block of Stencil1DVariant::halo_tile.
+/// Threads per block of both variants.
 constexpr int stencil1d_block = 256;
+/// Launch bounds: 8 blocks of 256 threads per SM (32 registers), the full
+/// occupancy a streaming kernel wants; without it the compiler may use more
+/// registers (the weight loop unrolls) and fit fewer blocks.
+constexpr int stencil1d_min_blocks = 8;
 
 template <class ExecSpace, class InView, class WView, class OutView>
 void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& w, const OutView& out) {
@@ -37,20 +43,21 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
   const std::size_t tile_off = layout.add<T>(tile_n);
   const std::size_t w_off    = layout.add<T>(2 * R + 1);
   const auto p = LaunchParams(Dim3(ceil_div(n, BS)), Dim3(BS)).shared_mem_bytes(layout).require(layout);
-  launch(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<LaunchBounds<BS, stencil1d_min_blocks>>(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile       = DynamicSharedArray<T>::offset(b, tile_off, tile_n);
     auto ws         = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
-    const int start = b.block_idx().x * BS - R;  // global index of tile[0]
+    const int blk   = b.team().league_rank();  // the block's index (grid is 1-D)
+    const int start = blk * BS - R;            // global index of tile[0]
     b.threads([&](const Thread& t) {
       for (int k = t.rank; k < tile_n; k += BS) {
         const int g = start + k;
-        tile[k]     = (g >= 0 && g < n) ? in(g) : T(0);
+        tile[k]     = (g >= 0 && g < n) ? T(read_only(in, g)) : T(0);
       }
-      for (int k = t.rank; k <= 2 * R; k += BS) ws[k] = w(k);
+      for (int k = t.rank; k <= 2 * R; k += BS) ws[k] = T(read_only(w, k));
     });
     sync_threads(b);
     b.threads([&](const Thread& t) {
-      const int i = b.block_idx().x * BS + t.rank;
+      const int i = blk * BS + t.rank;
       if (i < n) {
         T s = T(0);
         for (int j = 0; j <= 2 * R; ++j) s += ws[j] * tile[t.rank + j];
@@ -70,6 +77,27 @@ template <class T>
 struct alignas(16) Stencil1DVec {
   T v[stencil1d_vec<T>];
 };
+
+/// A read-only 16-byte load of the vector at p (16-byte aligned); on CUDA
+/// through the non-coherent path (float4 / double2), as in the native twin.
+template <class T>
+KOKKOS_INLINE_FUNCTION Stencil1DVec<T> stencil1d_load_vec(const T* p) {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
+  Stencil1DVec<T> q;
+  if constexpr (std::is_same<T, float>::value) {
+    const float4 v = __ldg(reinterpret_cast<const float4*>(p));
+    q.v[0] = v.x, q.v[1] = v.y, q.v[2] = v.z, q.v[3] = v.w;
+  } else if constexpr (std::is_same<T, double>::value) {
+    const double2 v = __ldg(reinterpret_cast<const double2*>(p));
+    q.v[0] = v.x, q.v[1] = v.y;
+  } else {
+    q = *reinterpret_cast<const Stencil1DVec<T>*>(p);
+  }
+  return q;
+#else
+  return *reinterpret_cast<const Stencil1DVec<T>*>(p);
+#endif
+}
 
 /// True when element i of `view` may be read as part of a 16-byte vector
 /// (contiguous, data pointer 16-byte aligned; rank 1, so stride 1).
@@ -107,28 +135,29 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
   const std::size_t tile_off = layout.add<T>(static_cast<std::size_t>(nchunks) * V, 16);
   const std::size_t w_off    = layout.add<T>(2 * R + 1);
   const auto p = LaunchParams(Dim3(ceil_div(n, VB)), Dim3(BS)).shared_mem_bytes(layout).require(layout);
-  launch(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<LaunchBounds<BS, stencil1d_min_blocks>>(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile        = DynamicSharedArray<T>::offset(b, tile_off, static_cast<std::size_t>(nchunks) * V);
     auto ws          = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
     Vec* tv          = reinterpret_cast<Vec*>(tile.data());
-    const int gstart = b.block_idx().x * VB - Rp;  // global index of tile[0], a multiple of V
+    const int blk    = b.team().league_rank();  // the block's index (grid is 1-D)
+    const int gstart = blk * VB - Rp;           // global index of tile[0], a multiple of V
     b.threads([&](const Thread& t) {
       for (int k = t.rank; k < nchunks; k += BS) {
         const int g = gstart + V * k;
         Vec q;
         if (vec_in && g >= 0 && g + V <= n) {
-          q = reinterpret_cast<const Vec*>(in.data())[g / V];
+          q = stencil1d_load_vec(reinterpret_cast<const T*>(in.data()) + g);
         } else {
           SCRATCHKIT_STENCIL1D_UNROLL
-          for (int e = 0; e < V; ++e) q.v[e] = (g + e >= 0 && g + e < n) ? in(g + e) : T(0);
+          for (int e = 0; e < V; ++e) q.v[e] = (g + e >= 0 && g + e < n) ? T(read_only(in, g + e)) : T(0);
         }
         tv[k] = q;
       }
-      for (int k = t.rank; k <= 2 * R; k += BS) ws[k] = w(k);
+      for (int k = t.rank; k <= 2 * R; k += BS) ws[k] = T(read_only(w, k));
     });
     sync_threads(b);
     b.threads([&](const Thread& t) {
-      const int i0 = b.block_idx().x * VB + V * t.rank;
+      const int i0 = blk * VB + V * t.rank;
       if (i0 < n) {
         T acc[V], x[2 * V];
         SCRATCHKIT_STENCIL1D_UNROLL

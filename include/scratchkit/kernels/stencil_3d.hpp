@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/native/stencil_3d.hpp>
@@ -12,6 +13,15 @@
 #include <algorithm>
 #include <climits>
 #include <sstream>
+#include <type_traits>
+
+// Full unrolling of the loops over a thread's outputs, so that its register
+// arrays stay in registers (indices must be compile-time constants).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define SCRATCHKIT_STENCIL3D_UNROLL _Pragma("unroll")
+#else
+#define SCRATCHKIT_STENCIL3D_UNROLL
+#endif
 
 namespace scratchkit {
 namespace detail {
@@ -19,6 +29,8 @@ namespace detail {
 /// Block shape (x, y) of both variants: a warp spans one row of 32 x values.
 constexpr int stencil3d_bx = 32;
 constexpr int stencil3d_by = 8;
+/// Launch bounds of tile_2d_halo: 8 blocks of 256 threads per SM (32 registers).
+constexpr int stencil3d_tile_min_blocks = 8;
 /// Planes one block of Stencil3DVariant::z_streaming marches through: blocks
 /// over (x-y tile, z chunk), so that mid-sized grids still fill the GPU.
 constexpr int stencil3d_zchunk = 32;
@@ -30,11 +42,16 @@ constexpr int stencil3d_max_grid_y = 65535;
 template <class T>
 using Stencil3DTile = PaddedTile<T, stencil3d_by + 2, stencil3d_bx + 2, 0>;
 
-/// The halo cell a thread at block coordinate t (of B) and grid coordinate g
-/// (of n) loads along one axis: -1 (the cell before the tile), +1 (after) or 0.
-KOKKOS_INLINE_FUNCTION int stencil3d_halo_side(int t, int B, int g, int n) {
-  return (t == 0 && g > 0) ? -1 : (t == B - 1 && g + 1 < n) ? 1 : 0;
-}
+/// Element offset of (z, y, x) from a View's data(), from its strides; the
+/// x stride is 1 (a compile-time constant) when UnitX.
+template <bool UnitX>
+struct Stencil3DIndex {
+  long long sz, sy, sx;
+  KOKKOS_INLINE_FUNCTION long long operator()(int z, int y, int x) const {
+    return static_cast<long long>(z) * sz + static_cast<long long>(y) * sy +
+           (UnitX ? static_cast<long long>(x) : static_cast<long long>(x) * sx);
+  }
+};
 
 // Grid of both variants: x = the x-y tiles (flattened, x fastest), y = z planes
 // (tile_2d_halo) or z chunks (z_streaming), looped above gridDim.y's limit.
@@ -50,37 +67,43 @@ void stencil_3d_tile_2d_halo(const ExecSpace& exec, const InView& in, const OutV
   const int nbx = ceil_div(nx, BX), nby = ceil_div(ny, BY);
   const int gy  = std::min(nz, stencil3d_max_grid_y);
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  launch(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<LaunchBounds<BX * BY, stencil3d_tile_min_blocks>>(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
     Tile tile(b);
     PerThread<T, B_t, BX * BY> zm(b), zp(b);  // z neighbours, loaded before the barrier
-    const int x0 = (b.block_idx().x % nbx) * BX, y0 = (b.block_idx().x / nbx) * BY;
-    for (int z = b.block_idx().y; z < nz; z += gy) {
+    // The block's (tile, first plane) from its linear index (tile fastest);
+    // the thread's (x, y) from its rank (bx = 32: a mask and a shift).
+    const int blk = b.team().league_rank(), ntiles = nbx * nby;
+    const int zf = blk / ntiles, tl = blk - zf * ntiles;
+    const int x0 = (tl % nbx) * BX, y0 = (tl / nbx) * BY;
+    for (int z = zf; z < nz; z += gy) {
       b.threads([&](const Thread& t) {
-        const int x = x0 + t.x, y = y0 + t.y;
+        const int tx = t.rank % BX, ty = t.rank / BX;
+        const int x = x0 + tx, y = y0 + ty;
         if (x < nx && y < ny) {
           // Centre and the halo cells next to it; cells outside the grid are
           // never read (their neighbours are boundary points).
-          tile(t.y + 1, t.x + 1) = in(z, y, x);
-          if (t.x == 0 && x > 0) tile(t.y + 1, 0) = in(z, y, x - 1);
-          if (t.x == BX - 1 && x + 1 < nx) tile(t.y + 1, BX + 1) = in(z, y, x + 1);
-          if (t.y == 0 && y > 0) tile(0, t.x + 1) = in(z, y - 1, x);
-          if (t.y == BY - 1 && y + 1 < ny) tile(BY + 1, t.x + 1) = in(z, y + 1, x);
+          tile(ty + 1, tx + 1) = read_only(in, z, y, x);
+          if (tx == 0 && x > 0) tile(ty + 1, 0) = read_only(in, z, y, x - 1);
+          if (tx == BX - 1 && x + 1 < nx) tile(ty + 1, BX + 1) = read_only(in, z, y, x + 1);
+          if (ty == 0 && y > 0) tile(0, tx + 1) = read_only(in, z, y - 1, x);
+          if (ty == BY - 1 && y + 1 < ny) tile(BY + 1, tx + 1) = read_only(in, z, y + 1, x);
           if (z > 0 && z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1) {
-            zm(t) = in(z - 1, y, x);
-            zp(t) = in(z + 1, y, x);
+            zm(t) = read_only(in, z - 1, y, x);
+            zp(t) = read_only(in, z + 1, y, x);
           }
         }
       });
       sync_threads(b);
       b.threads([&](const Thread& t) {
-        const int x = x0 + t.x, y = y0 + t.y;
+        const int tx = t.rank % BX, ty = t.rank / BX;
+        const int x = x0 + tx, y = y0 + ty;
         if (x < nx && y < ny) {
-          const T u = tile(t.y + 1, t.x + 1);
+          const T u = tile(ty + 1, tx + 1);
           if (z > 0 && z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1) {
-            T s = tile(t.y + 1, t.x);
-            s += tile(t.y + 1, t.x + 2);
-            s += tile(t.y, t.x + 1);
-            s += tile(t.y + 2, t.x + 1);
+            T s = tile(ty + 1, tx);
+            s += tile(ty + 1, tx + 2);
+            s += tile(ty, tx + 1);
+            s += tile(ty + 2, tx + 1);
             s += zm(t);
             s += zp(t);
             out(z, y, x) = c0 * u + c1 * s;
@@ -94,81 +117,234 @@ void stencil_3d_tile_2d_halo(const ExecSpace& exec, const InView& in, const OutV
   });
 }
 
+// z_streaming: a block of 32 x 16 threads owns a 64 x 16 (x, y) tile of a
+// chunk of stencil3d_zchunk planes. Thread (tx, ty) computes the outputs at
+// (y0 + ty, x0 + tx) and (y0 + ty, x0 + tx + 32): every warp load or store is
+// one 128-byte row segment. Three shared buffers hold planes z-1, z (with a
+// one-cell x-y halo) and the next plane's slot; plane z+1 stays in registers
+// until its turn, and plane z+2 is loaded before the barrier of plane z
+// (prefetch distance 2). The halo (2 rows of 64 and 2 columns of 16 cells) is
+// loaded by warps 0..4, one cell per thread, also two planes ahead, so no
+// thread waits on a load before a barrier. Plane z goes to buffer (z - zb) %
+// 3, which was last read at plane z-2: one barrier per plane. The z loop is
+// unrolled by 3, so the buffer of each plane is a compile-time constant.
+constexpr int stencil3d_zs_by = 16;  ///< threads along y (x: stencil3d_bx = 32, a warp per row)
+constexpr int stencil3d_zs_rx = 2;   ///< outputs per thread along x (32 apart)
+constexpr int stencil3d_zs_ry = 1;   ///< outputs per thread along y (stencil3d_zs_by apart)
+constexpr int stencil3d_zs_tx = stencil3d_bx * stencil3d_zs_rx;     ///< tile width (x)
+constexpr int stencil3d_zs_ty = stencil3d_zs_by * stencil3d_zs_ry;  ///< tile height (y)
+/// Blocks per SM the launch bounds of z_streaming ask the compiler to fit:
+/// 3 x 512 threads (40 registers) for float, where loads in flight per thread
+/// are few bytes; 2 x 512 (64 registers) for double, which has twice the bytes
+/// in flight per load and needs more registers.
+template <class T>
+constexpr int stencil3d_zs_min_blocks = sizeof(T) == 4 ? 3 : 2;
+static_assert(stencil3d_zs_tx % 32 == 0 && 2 * stencil3d_zs_ty <= 32 &&
+                  2 * (stencil3d_zs_tx / 32) + 1 <= stencil3d_zs_by,
+              "z_streaming: the halo rows need whole warps, the halo columns one warp");
+
+/// The three z_streaming plane buffers, one above the other: each (ty + 2) x
+/// (tx + 2), no padding (a warp reads 32 consecutive cells of a row). One
+/// array indexed by buffer, not three selected by reference, so that every
+/// access stays a shared-memory access with an integer offset.
+template <class T>
+using Stencil3DStreamTiles = PaddedTile<T, 3 * (stencil3d_zs_ty + 2), stencil3d_zs_tx + 2, 0>;
+
+/// One z_streaming thread's place in its tile: what does not change along z.
+struct Stencil3DStreamThread {
+  int x, y;    ///< grid (x, y) of output (0, 0); output (ry, rx) is at (y + by*ry, x + 32*rx)
+  int hr, hc;  ///< tile cell of this thread's halo cell
+  int hy, hx;  ///< its grid (y, x)
+  bool hv;     ///< this thread loads a halo cell (inside the grid)
+};
+
+/// Warps 0 .. W-1 load the row above the tile, W .. 2W-1 the row below (W =
+/// tile width / 32), warp 2W the column left (lanes 0 .. ty-1) and right
+/// (lanes ty .. 2ty-1). Cells outside the grid are not loaded: only boundary
+/// points, which are copied, sit next to them.
+KOKKOS_INLINE_FUNCTION Stencil3DStreamThread stencil3d_stream_thread(int tx, int ty, int x0, int y0, int ny,
+                                                                     int nx) {
+  constexpr int TX = stencil3d_zs_tx, TY = stencil3d_zs_ty, W = TX / 32;
+  Stencil3DStreamThread th{x0 + tx, y0 + ty, 0, 0, 0, 0, false};
+  if (ty < 2 * W) {
+    const bool below = ty >= W;
+    const int col    = (below ? ty - W : ty) * 32 + tx;
+    th.hr            = below ? TY + 1 : 0;
+    th.hc            = col + 1;
+    th.hy            = below ? y0 + TY : y0 - 1;
+    th.hx            = x0 + col;
+    th.hv            = th.hy >= 0 && th.hy < ny && th.hx < nx;
+  } else if (ty == 2 * W && tx < 2 * TY) {
+    const bool right = tx >= TY;
+    const int row    = right ? tx - TY : tx;
+    th.hr            = row + 1;
+    th.hc            = right ? TX + 1 : 0;
+    th.hy            = y0 + row;
+    th.hx            = right ? x0 + TX : x0 - 1;
+    th.hv            = th.hx >= 0 && th.hx < nx && th.hy < ny;
+  }
+  return th;
+}
+
+/// One z_streaming thread's state along z (registers on a GPU): planes z,
+/// z+1, z+2 of each output and of its halo cell (the planes not in shared
+/// memory yet), and where plane z starts in `in` and `out`. What does not
+/// change along z (Stencil3DStreamThread: which outputs are inside, the
+/// halo cell) is recomputed from the rank in each phase: a few integer
+/// operations, cheaper than registers held across the loop.
+template <class T>
+struct Stencil3DStreamRegs {
+  static constexpr int n = stencil3d_zs_rx * stencil3d_zs_ry;
+  T c[n], p[n], q[n];
+  T h0, h1, h2;
+  const T* src;   ///< output 0 of plane z in in
+  const T* hsrc;  ///< the halo cell of plane z in in
+  T* dst;         ///< output 0 of plane z in out
+};
+
+// Same operations in the same order as the native stencil_3d_z_streaming_kernel.
+// SameIndex: in and out share their strides (row-major, contiguous: the
+// native case), so one offset serves both.
+template <bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
+void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const OutView& out,
+                               typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
+                               Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_) {
+  using T    = typename OutView::non_const_value_type;
+  using B_t  = Block<ExecSpace>;
+  using Tile = Stencil3DStreamTiles<T>;
+  using Regs = Stencil3DStreamRegs<T>;
+  constexpr int BX = stencil3d_bx, BY = stencil3d_zs_by, RX = stencil3d_zs_rx, RY = stencil3d_zs_ry;
+  constexpr int TX = stencil3d_zs_tx, TY = stencil3d_zs_ty, ZC = stencil3d_zchunk, N = RX * RY;
+  const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
+            nx = static_cast<int>(in.extent(2));
+  const int nbx = ceil_div(nx, TX), nby = ceil_div(ny, TY), nchunks = ceil_div(nz, ZC);
+  const int gy  = std::min(nchunks, stencil3d_max_grid_y);
+  const T* ip   = in.data();
+  T* op         = out.data();
+  const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
+  launch<LaunchBounds<BX * BY, stencil3d_zs_min_blocks<T>>>(
+      exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
+        const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
+        Tile tile(b);
+        PerThread<Regs, B_t, BX * BY> regs(b);
+        // The block's (tile, first chunk) from its linear index (tile fastest);
+        // the thread's tile row and column from its rank (bx = 32: a mask and
+        // a shift). Output (ry, rx) is by*ry rows and 32*rx columns on from
+        // output 0, at + iat(0, by*ry, 32*rx) in in.
+        const int blk = b.team().league_rank(), ntiles = nbx * nby;
+        const int cf = blk / ntiles, tl = blk - cf * ntiles;
+        const int x0 = (tl % nbx) * TX, y0 = (tl / nbx) * TY;
+        for (int ch = cf; ch < nchunks; ch += gy) {
+          const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
+          const int zq = ze + 1 < nz ? ze + 1 : nz;  // planes below zq are loaded into q
+          b.threads([&](const Thread& t) {
+            const int tx = t.rank % BX, ty = t.rank / BX;
+            const Stencil3DStreamThread th = stencil3d_stream_thread(tx, ty, x0, y0, ny, nx);
+            Regs& r                        = regs(t);
+            r.src  = ip + iat(zb, th.y, th.x);
+            r.dst  = op + oat(zb, th.y, th.x);
+            r.hsrc = th.hv ? ip + iat(zb, th.hy, th.hx) : ip;
+            SCRATCHKIT_STENCIL3D_UNROLL
+            for (int k = 0; k < N; ++k) {
+              r.c[k] = r.p[k] = r.q[k] = T(0);
+              if (th.y + BY * (k / RX) < ny && th.x + 32 * (k % RX) < nx) {
+                const T* s = r.src + iat(0, BY * (k / RX), 32 * (k % RX));
+                // Plane zb-1 goes to buffer 2, as the plane before zb in the rotation.
+                if (zb > 0) tile(2 * (TY + 2) + ty + BY * (k / RX) + 1, tx + 32 * (k % RX) + 1) = load_read_only(s - iat.sz);
+                r.c[k] = load_read_only(s);
+                if (zb + 1 < nz) r.p[k] = load_read_only(s + iat.sz);
+              }
+            }
+            r.h0 = r.h1 = r.h2 = T(0);
+            if (th.hv) {
+              r.h0 = load_read_only(r.hsrc);
+              if (zb + 1 < ze) r.h1 = load_read_only(r.hsrc + iat.sz);
+            }
+          });
+          // One plane: buffer B (a compile-time constant: the z loop is unrolled
+          // by 3 so that buffer offsets are immediates and the register
+          // rotation below is a renaming).
+          auto plane = [&](auto buffer, int z) {
+            constexpr int B  = decltype(buffer)::value;
+            constexpr int bo = B * (TY + 2), po = (B == 0 ? 2 : B - 1) * (TY + 2);  // rows of planes z, z-1
+            b.threads([&](const Thread& t) {
+              const int tx = t.rank % BX, ty = t.rank / BX;
+              const Stencil3DStreamThread th = stencil3d_stream_thread(tx, ty, x0, y0, ny, nx);
+              Regs& r                        = regs(t);
+              SCRATCHKIT_STENCIL3D_UNROLL
+              for (int k = 0; k < N; ++k)
+                if (th.y + BY * (k / RX) < ny && th.x + 32 * (k % RX) < nx)
+                  tile(bo + ty + BY * (k / RX) + 1, tx + 32 * (k % RX) + 1) = r.c[k];
+              if (th.hv) tile(bo + th.hr, th.hc) = r.h0;
+              // Prefetch plane z+2: the centre values (z+1 at the next plane)
+              // and the halo cell (needed two planes on).
+              if (z + 2 < zq) {
+                SCRATCHKIT_STENCIL3D_UNROLL
+                for (int k = 0; k < N; ++k)
+                  if (th.y + BY * (k / RX) < ny && th.x + 32 * (k % RX) < nx)
+                    r.q[k] = load_read_only(r.src + 2 * iat.sz + iat(0, BY * (k / RX), 32 * (k % RX)));
+              }
+              if (th.hv && z + 2 < ze) r.h2 = load_read_only(r.hsrc + 2 * iat.sz);
+            });
+            sync_threads(b);
+            b.threads([&](const Thread& t) {
+              const int tx = t.rank % BX, ty = t.rank / BX;
+              const int y = y0 + ty, x = x0 + tx;  // output 0
+              Regs& r        = regs(t);
+              const bool zin = z > 0 && z < nz - 1;
+              SCRATCHKIT_STENCIL3D_UNROLL
+              for (int k = 0; k < N; ++k) {
+                const int yk = y + BY * (k / RX), xk = x + 32 * (k % RX);
+                const int i = bo + ty + BY * (k / RX) + 1, j = tx + 32 * (k % RX) + 1;  // tile cell
+                // Every point reads its neighbours' cells (inside the tile, not
+                // always written: a boundary point's value is the select's other arm).
+                const T u = tile(i, j);
+                T s       = tile(i, j - 1);
+                s += tile(i, j + 1);
+                s += tile(i - 1, j);
+                s += tile(i + 1, j);
+                s += tile(po - bo + i, j);
+                s += r.p[k];
+                const bool interior = zin && yk > 0 && yk < ny - 1 && xk > 0 && xk < nx - 1;
+                const T v           = interior ? c0 * u + c1 * s : u;  // boundary points are copied
+                if (yk < ny && xk < nx) r.dst[oat(0, BY * (k / RX), 32 * (k % RX))] = v;
+                r.c[k] = r.p[k];
+                r.p[k] = r.q[k];
+              }
+              r.h0 = r.h1;
+              r.h1 = r.h2;
+              r.src += iat.sz;
+              r.hsrc += iat.sz;
+              r.dst += oat.sz;
+            });
+          };
+          for (int z = zb; z < ze; z += 3) {
+            plane(std::integral_constant<int, 0>(), z);
+            if (z + 1 < ze) plane(std::integral_constant<int, 1>(), z + 1);
+            if (z + 2 < ze) plane(std::integral_constant<int, 2>(), z + 2);
+          }
+          if (ch + gy < nchunks) sync_threads(b);  // the next chunk rewrites buffers 0 and 2
+        }
+      });
+}
+
 template <class ExecSpace, class InView, class OutView>
 void stencil_3d_z_streaming(const ExecSpace& exec, const InView& in, const OutView& out,
                             typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
-  using T    = typename OutView::non_const_value_type;
-  using B_t  = Block<ExecSpace>;
-  using Tile = Stencil3DTile<T>;
-  constexpr int BX = stencil3d_bx, BY = stencil3d_by, ZC = stencil3d_zchunk;
-  const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
-            nx = static_cast<int>(in.extent(2));
-  const int nbx = ceil_div(nx, BX), nby = ceil_div(ny, BY), nchunks = ceil_div(nz, ZC);
-  const int gy  = std::min(nchunks, stencil3d_max_grid_y);
-  // Two plane buffers: plane z is written to buffer z & 1, so one barrier per
-  // plane separates its writes from the reads of the plane before.
-  const auto p = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile, Tile>();
-  launch(exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
-    Tile t0(b), t1(b);
-    // Registers that live across the barriers: in(z-1), in(z), in(z+1) of
-    // this thread's column, and the halo cells of the next plane it loads.
-    PerThread<T, B_t, BX * BY> prev(b), cur(b), next(b), hx(b), hy(b);
-    const int x0 = (b.block_idx().x % nbx) * BX, y0 = (b.block_idx().x / nbx) * BY;
-    for (int c = b.block_idx().y; c < nchunks; c += gy) {
-      const int zb = c * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
-      b.threads([&](const Thread& t) {
-        const int x = x0 + t.x, y = y0 + t.y;
-        if (x < nx && y < ny) {
-          prev(t) = zb > 0 ? in(zb - 1, y, x) : T(0);
-          cur(t)  = in(zb, y, x);
-          next(t) = zb + 1 < nz ? in(zb + 1, y, x) : T(0);
-          const int hxo = stencil3d_halo_side(t.x, BX, x, nx), hyo = stencil3d_halo_side(t.y, BY, y, ny);
-          if (hxo != 0) hx(t) = in(zb, y, x + hxo);
-          if (hyo != 0) hy(t) = in(zb, y + hyo, x);
-        }
-      });
-      for (int z = zb; z < ze; ++z) {
-        const Tile& tile = ((z - zb) & 1) ? t1 : t0;
-        b.threads([&](const Thread& t) {
-          const int x = x0 + t.x, y = y0 + t.y;
-          if (x < nx && y < ny) {
-            const int hxo = stencil3d_halo_side(t.x, BX, x, nx), hyo = stencil3d_halo_side(t.y, BY, y, ny);
-            tile(t.y + 1, t.x + 1) = cur(t);
-            if (hxo != 0) tile(t.y + 1, t.x + 1 + hxo) = hx(t);
-            if (hyo != 0) tile(t.y + 1 + hyo, t.x + 1) = hy(t);
-          }
-        });
-        sync_threads(b);
-        b.threads([&](const Thread& t) {
-          const int x = x0 + t.x, y = y0 + t.y;
-          if (x < nx && y < ny) {
-            const T u = cur(t);
-            if (z > 0 && z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1) {
-              T s = tile(t.y + 1, t.x);
-              s += tile(t.y + 1, t.x + 2);
-              s += tile(t.y, t.x + 1);
-              s += tile(t.y + 2, t.x + 1);
-              s += prev(t);
-              s += next(t);
-              out(z, y, x) = c0 * u + c1 * s;
-            } else {
-              out(z, y, x) = u;
-            }
-            // Advance the column and prefetch what the next plane of this chunk needs.
-            if (z + 1 < ze) {
-              prev(t) = u;
-              cur(t)  = next(t);
-              next(t) = z + 2 < nz ? in(z + 2, y, x) : T(0);
-              const int hxo = stencil3d_halo_side(t.x, BX, x, nx), hyo = stencil3d_halo_side(t.y, BY, y, ny);
-              if (hxo != 0) hx(t) = in(z + 1, y, x + hxo);
-              if (hyo != 0) hy(t) = in(z + 1, y + hyo, x);
-            }
-          }
-        });
-      }
-      if (c + gy < nchunks) sync_threads(b);  // the next chunk rewrites buffer 0
+  const auto ix = [](const auto& v) {
+    return Stencil3DIndex<false>{static_cast<long long>(v.stride_0()), static_cast<long long>(v.stride_1()),
+                                 static_cast<long long>(v.stride_2())};
+  };
+  const Stencil3DIndex<false> is = ix(in), os = ix(out);
+  if constexpr (std::is_same<typename InView::array_layout, Kokkos::LayoutRight>::value &&
+                std::is_same<typename OutView::array_layout, Kokkos::LayoutRight>::value) {
+    if (is.sz == os.sz && is.sy == os.sy) {  // the native case: same index math
+      const Stencil3DIndex<true> rm{is.sz, is.sy, 1};
+      stencil_3d_z_streaming_at<true, true>(exec, in, out, c0, c1, rm, rm);
+      return;
     }
-  });
+  }
+  stencil_3d_z_streaming_at<false, false>(exec, in, out, c0, c1, Stencil3DIndex<false>(is), Stencil3DIndex<false>(os));
 }
 
 }  // namespace detail
@@ -250,3 +426,5 @@ void stencil_3d_7pt(const ExecSpace& exec, Stencil3DVariant variant, const InVie
 }
 
 }  // namespace scratchkit
+
+#undef SCRATCHKIT_STENCIL3D_UNROLL

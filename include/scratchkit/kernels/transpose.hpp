@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/native/transpose.hpp>
@@ -24,6 +25,8 @@ constexpr int transpose_tile = 32;
 /// (fewer threads than elements: each thread's loads are independent, which
 /// hides memory latency better than one element per thread).
 constexpr int transpose_block_rows = 8;
+/// Launch bounds: 8 blocks of 256 threads per SM (32 registers), full occupancy.
+constexpr int transpose_min_blocks = 8;
 
 /// The (r, c) element of a 32 x 32 tile: flat with pitch 32 (tiled) ...
 template <class T>
@@ -36,11 +39,17 @@ KOKKOS_INLINE_FUNCTION T& transpose_tile_at(const PaddedTile<T, transpose_tile, 
   return s(r, c);
 }
 
-/// Grid of 32 x 32 tiles over a rows x cols input: x across columns, y down rows.
+/// Grid of 32 x 32 tiles over a rows x cols input, numbered on a 1-D grid
+/// (tile column fastest) as the native twin numbers its blocks.
 inline LaunchParams transpose_params(int rows, int cols) {
-  return LaunchParams(Dim3(ceil_div(cols, transpose_tile), ceil_div(rows, transpose_tile)),
+  return LaunchParams(Dim3(ceil_div(cols, transpose_tile) * ceil_div(rows, transpose_tile)),
                       Dim3(transpose_tile, transpose_block_rows));
 }
+
+// Index arithmetic as in the native twin: the tile from the block's linear
+// index (one division by the tile columns), the thread's (x, y) from its rank
+// with the compile-time block width (a mask and a shift), rather than the
+// Block's general decoding (divisions by the run-time grid and block shapes).
 
 template <class ExecSpace, class InView, class OutView>
 void transpose_naive(const ExecSpace& exec, const InView& in, const OutView& out) {
@@ -48,13 +57,17 @@ void transpose_naive(const ExecSpace& exec, const InView& in, const OutView& out
   constexpr int T  = transpose_tile;
   constexpr int BR = transpose_block_rows;
   const int rows = static_cast<int>(in.extent(0)), cols = static_cast<int>(in.extent(1));
-  launch(exec, "scratchkit::transpose_naive", transpose_params(rows, cols), KOKKOS_LAMBDA(const B_t& b) {
+  const int nbx  = ceil_div(cols, T);
+  launch<LaunchBounds<T * BR, transpose_min_blocks>>(exec, "scratchkit::transpose_naive", transpose_params(rows, cols), KOKKOS_LAMBDA(const B_t& b) {
+    const int blk = b.team().league_rank();
+    const int row0 = (blk / nbx) * T, col0 = (blk % nbx) * T;
     b.threads([&](const Thread& t) {
+      const int tx = t.rank % T, ty = t.rank / T;
       // Reads along rows are coalesced; writes go down a column of out (strided): the baseline.
-      const int row0 = b.block_idx().y * T, c = b.block_idx().x * T + t.x;
+      const int c = col0 + tx;
       for (int j = 0; j < T; j += BR) {
-        const int r = row0 + t.y + j;
-        if (r < rows && c < cols) out(c, r) = in(r, c);
+        const int r = row0 + ty + j;
+        if (r < rows && c < cols) out(c, r) = read_only(in, r, c);
       }
     });
   });
@@ -67,24 +80,28 @@ void transpose_through_tile(const ExecSpace& exec, const char* label, const InVi
   constexpr int T  = transpose_tile;
   constexpr int BR = transpose_block_rows;
   const int rows = static_cast<int>(in.extent(0)), cols = static_cast<int>(in.extent(1));
-  launch(exec, label, transpose_params(rows, cols).uses<Tile>(), KOKKOS_LAMBDA(const B_t& b) {
+  const int nbx  = ceil_div(cols, T);
+  launch<LaunchBounds<T * BR, transpose_min_blocks>>(exec, label, transpose_params(rows, cols).uses<Tile>(), KOKKOS_LAMBDA(const B_t& b) {
     Tile tile(b);
-    const int row0 = b.block_idx().y * T, col0 = b.block_idx().x * T;
+    const int blk  = b.team().league_rank();
+    const int row0 = (blk / nbx) * T, col0 = (blk % nbx) * T;
     b.threads([&](const Thread& t) {
+      const int tx = t.rank % T, ty = t.rank / T;
       // A warp reads 32 consecutive elements of one input row and stores them in a tile row.
-      const int c = col0 + t.x;
+      const int c = col0 + tx;
       for (int j = 0; j < T; j += BR) {
-        const int r = row0 + t.y + j;
-        if (r < rows && c < cols) transpose_tile_at(tile, t.y + j, t.x) = in(r, c);
+        const int r = row0 + ty + j;
+        if (r < rows && c < cols) transpose_tile_at(tile, ty + j, tx) = read_only(in, r, c);
       }
     });
     sync_threads(b);
     b.threads([&](const Thread& t) {
+      const int tx = t.rank % T, ty = t.rank / T;
       // A warp reads a tile column and writes 32 consecutive elements of one output row.
-      const int r = row0 + t.x;
+      const int r = row0 + tx;
       for (int j = 0; j < T; j += BR) {
-        const int c = col0 + t.y + j;
-        if (r < rows && c < cols) out(c, r) = transpose_tile_at(tile, t.x, t.y + j);
+        const int c = col0 + ty + j;
+        if (r < rows && c < cols) out(c, r) = transpose_tile_at(tile, tx, ty + j);
       }
     });
   });

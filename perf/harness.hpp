@@ -44,6 +44,7 @@ struct Case {
   std::function<void()> run;         ///< one launch; the harness fences around it
   std::function<bool()> check;       ///< after a run: true when it matches the reference
   std::string status = "";           ///< PASSED / FAILED / SKIPPED (filled by the harness)
+  std::string error;                 ///< why the case could not run (it is then FAILED)
   std::vector<double> samples_ms;    ///< every timed run (filled by the harness)
   std::string name() const { return kernel + "/" + variant + "/" + backend + "/" + type + "/" + size; }
 };

@@ -44,7 +44,8 @@ def load_rows(paths):
                          "time_ms": None, "gbps": None, "gflops": None, "check": "SKIPPED"}
         r = rows[key]
         if b.get("error_occurred"):
-            r["check"] = "SKIPPED"
+            # the harness marks a case that could not run as "FAILED: <why>"
+            r["check"] = "FAILED" if str(b.get("error_message", "")).startswith("FAILED") else "SKIPPED"
             continue
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue

@@ -64,6 +64,12 @@ void run_case(benchmark::State& state, Case* c) {
       c->status = c->check() ? "PASSED" : "FAILED";
     } catch (const UnsupportedError& e) {
       c->status = "SKIPPED";
+    } catch (const std::exception& e) {
+      // A case that cannot run (a launch the backend refuses, ...) is a failure
+      // of that row, reported with its reason; the rest of the run goes on.
+      c->status = "FAILED";
+      c->error  = e.what();
+      std::fprintf(stderr, "%s: %s\n", c->name().c_str(), e.what());
     }
     if (c->status == "FAILED") ++g_failed;
     if (g_rank == 0 || c->status == "FAILED")
@@ -71,8 +77,8 @@ void run_case(benchmark::State& state, Case* c) {
                    g_ranks > 1 ? (" rank " + std::to_string(g_rank)).c_str() : "", c->name().c_str(),
                    c->status.c_str());
   }
-  if (c->status == "SKIPPED") {
-    state.SkipWithError("not implemented for this variant/backend");
+  if (c->status == "SKIPPED" || !c->error.empty()) {
+    state.SkipWithError(c->error.empty() ? "not implemented for this variant/backend" : ("FAILED: " + c->error).c_str());
     for (auto _ : state) {
     }
     return;

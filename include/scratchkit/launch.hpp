@@ -193,7 +193,11 @@ void launch_at_level(const ExecSpace& exec, const std::string& label, const Laun
       err << "scratchkit: cannot launch '" << label << "' on " << space_name<ExecSpace>() << ": block of "
           << plan.logical_threads << " threads " << dim_str(p.block())
           << " is over this kernel's team size limit of " << team_max
-          << " (registers and scratch of this kernel on this device)";
+          << " (registers and scratch of this kernel on this device";
+      if (Bounds::min_blocks > 1)
+        err << "; its launch bounds ask for " << Bounds::min_blocks << " blocks per SM, so "
+            << Bounds::min_blocks << " times its " << plan.scratch_bytes << " bytes of scratch must fit in one SM";
+      err << ")";
       throw LaunchError(err.str());
     }
     plan.team_size = plan.logical_threads;

@@ -78,6 +78,11 @@ KOKKOS_INLINE_FUNCTION void histogram_scratch_inc(std::uint32_t* p) {
 
 /// The launch bounds of both histogram kernels (native twin: __launch_bounds__(256, 8)).
 using HistogramBounds = LaunchBounds<histogram_block, histogram_min_blocks>;
+/// Shared bytes per block up to which HistogramBounds' blocks per SM fit in an
+/// H100/A100 SM's 228/164 KB with Kokkos' own per-team reserve (about 2 KB + 1 KB).
+constexpr std::size_t histogram_shared_for_min_blocks = 16 * 1024;
+/// Bounds of the shared_atomic layer kernel when a bin chunk needs more (up to ~40 KB: 4 per SM).
+using HistogramBoundsLargeChunk = LaunchBounds<histogram_block, 4>;
 
 /// Dynamic shared bytes a layer block may have: the level-0 limit less the layer's slack.
 template <class ExecSpace>
@@ -182,7 +187,7 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
   const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
   const int nb = hb.bins, blocks = plan.blocks, chunk = plan.chunk_bins, copies = plan.copies;
   const auto p = LaunchParams(Dim3(plan.blocks * plan.chunks), Dim3(BS)).shared_mem_bytes(plan.shared_bytes);
-  launch<HistogramBounds>(exec, "scratchkit::histogram_shared_atomic", p, KOKKOS_LAMBDA(const B_t& b) {
+  auto body = KOKKOS_LAMBDA(const B_t& b) {
     auto h       = DynamicSharedArray<std::uint32_t>::offset(b, 0, static_cast<std::size_t>(chunk) * copies);
     const int c  = b.block_idx().x / blocks;      // chunk of bins of this block
     const int bc = b.block_idx().x - c * blocks;  // block within the chunk
@@ -208,7 +213,14 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
         if (v != 0) Kokkos::atomic_add(&counts(k0 + j), v);
       }
     });
-  });
+  };
+  // Kokkos (4.6) refuses a team whose scratch cannot be resident min_blocks
+  // times on an SM; the native twin is launched anyway (CUDA treats the bound
+  // as a register budget). Large chunks (many bins) take a bound that fits.
+  if (plan.shared_bytes <= histogram_shared_for_min_blocks)
+    launch<HistogramBounds>(exec, "scratchkit::histogram_shared_atomic", p, body);
+  else
+    launch<HistogramBoundsLargeChunk>(exec, "scratchkit::histogram_shared_atomic", p, body);
 }
 
 /// Zeroes counts and counts values into it on the layer with `plan`.

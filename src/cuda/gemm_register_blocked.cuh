@@ -5,6 +5,7 @@
 /// perf/gemm_tune.cu can time several; src/cuda/gemm.cu runs the default one.
 #pragma once
 
+#include <scratchkit/detail/load16.hpp>
 #include <scratchkit/native/gemm.hpp>
 
 #include "check.cuh"
@@ -23,74 +24,46 @@ struct alignas(16) RbVec {
   S v[16 / sizeof(S)];
 };
 
-// Read-only 16-byte global loads.
-__device__ __forceinline__ void rb_ldg(RbVec<float>& d, const float* p) {
-  const float4 v = __ldg(reinterpret_cast<const float4*>(p));
-  d.v[0] = v.x, d.v[1] = v.y, d.v[2] = v.z, d.v[3] = v.w;
-}
-__device__ __forceinline__ void rb_ldg(RbVec<double>& d, const double* p) {
-  const double2 v = __ldg(reinterpret_cast<const double2*>(p));
-  d.v[0] = v.x, d.v[1] = v.y;
-}
-
-/// Derived sizes (as scratchkit::detail::GemmRbShape on the layer).
+/// Derived sizes: the layer's (scratchkit::detail::GemmRbShape in native/gemm.hpp).
 template <class S, class Blk>
-struct RbShape {
-  static constexpr int VW = static_cast<int>(16 / sizeof(S));
-  static constexpr int NT = Blk::threads, BM = Blk::BM, BN = Blk::BN, BK = Blk::BK;
-  static constexpr int PA = BM + VW;  // A^T row pitch: the transposing stores hit distinct banks
-  static constexpr int KV = BK / VW, NV = BN / VW;
-  static constexpr int AV = BM * KV, BV = BK * NV;
-  static constexpr int LA = (AV + NT - 1) / NT, LB = (BV + NT - 1) / NT;
-  static constexpr int a_size = 2 * BK * PA, b_size = 2 * BK * BN;
-  static_assert(BK % VW == 0 && BN % VW == 0, "register_blocked: BK and BN must be multiples of 16 bytes");
-};
+using RbShape = scratchkit::detail::GemmRbShape<Blk, S>;
 
-/// Slice k0 into registers: vector v = rank + p*NT is A row v / KV, columns (v % KV)*VW + [0, VW)
-/// (k fastest), and B row v / NV, columns (v % NV)*VW + [0, VW). Outside the matrices: zero.
+/// One tile of a slice into registers: vector v = rank + p*NT of the tile's
+/// Total vectors is row r0 + v / PerRow, columns c0 + (v % PerRow)*VW + [0, VW)
+/// of the rows x cols row-major matrix X. Outside X: zero. With `vec` a vector
+/// inside X is one 16-byte load, otherwise element by element.
+template <class S, int L, int Total, int PerRow, int NT>
+__device__ __forceinline__ void rb_load_tile(const S* __restrict__ X, int rows, int cols, int r0, int c0, int rank,
+                                             bool vec, RbVec<S> (&regs)[L]) {
+  constexpr int VW = static_cast<int>(16 / sizeof(S));
+#pragma unroll
+  for (int p = 0; p < L; ++p) {
+    const int v = rank + p * NT;
+    if (L * NT != Total && v >= Total) break;
+    const int r = r0 + v / PerRow, c = c0 + (v % PerRow) * VW;
+    if (vec) {
+      if (r < rows && c < cols) {
+        scratchkit::detail::load16(X + static_cast<long long>(r) * cols + c, regs[p].v);
+      } else {
+#pragma unroll
+        for (int q = 0; q < VW; ++q) regs[p].v[q] = S(0);
+      }
+    } else {
+#pragma unroll
+      for (int q = 0; q < VW; ++q)
+        regs[p].v[q] = (r < rows && c + q < cols) ? X[static_cast<long long>(r) * cols + c + q] : S(0);
+    }
+  }
+}
+
+/// Slice k0 into registers: the A tile (BM x BK, k fastest) and the B tile (BK x BN, n fastest).
 template <class S, class Blk>
 __device__ __forceinline__ void rb_load(int M, int N, int K, const S* __restrict__ A, const S* __restrict__ B,
                                         int row0, int col0, int k0, int rank, bool a_vec, bool b_vec,
                                         RbVec<S> (&ra)[RbShape<S, Blk>::LA], RbVec<S> (&rb)[RbShape<S, Blk>::LB]) {
-  using Sh         = RbShape<S, Blk>;
-  constexpr int VW = Sh::VW, NT = Sh::NT, KV = Sh::KV, NV = Sh::NV, AV = Sh::AV, BV = Sh::BV;
-  constexpr int LA = Sh::LA, LB = Sh::LB;
-#pragma unroll
-  for (int p = 0; p < LA; ++p) {
-    const int v = rank + p * NT;
-    if (LA * NT != AV && v >= AV) break;
-    const int r = row0 + v / KV, c = k0 + (v % KV) * VW;
-    if (a_vec) {
-      if (r < M && c < K) {
-        rb_ldg(ra[p], A + static_cast<long long>(r) * K + c);
-      } else {
-#pragma unroll
-        for (int q = 0; q < VW; ++q) ra[p].v[q] = S(0);
-      }
-    } else {
-#pragma unroll
-      for (int q = 0; q < VW; ++q)
-        ra[p].v[q] = (r < M && c + q < K) ? A[static_cast<long long>(r) * K + c + q] : S(0);
-    }
-  }
-#pragma unroll
-  for (int p = 0; p < LB; ++p) {
-    const int v = rank + p * NT;
-    if (LB * NT != BV && v >= BV) break;
-    const int r = k0 + v / NV, c = col0 + (v % NV) * VW;
-    if (b_vec) {
-      if (r < K && c < N) {
-        rb_ldg(rb[p], B + static_cast<long long>(r) * N + c);
-      } else {
-#pragma unroll
-        for (int q = 0; q < VW; ++q) rb[p].v[q] = S(0);
-      }
-    } else {
-#pragma unroll
-      for (int q = 0; q < VW; ++q)
-        rb[p].v[q] = (r < K && c + q < N) ? B[static_cast<long long>(r) * N + c + q] : S(0);
-    }
-  }
+  using Sh = RbShape<S, Blk>;
+  rb_load_tile<S, Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, M, K, row0, k0, rank, a_vec, ra);
+  rb_load_tile<S, Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, K, N, k0, col0, rank, b_vec, rb);
 }
 
 /// A^T and B slices double-buffered in shared memory, slice kt+1 loaded into

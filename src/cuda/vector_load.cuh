@@ -5,6 +5,8 @@
 
 #include "check.cuh"
 
+#include <scratchkit/detail/load16.hpp>
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -18,35 +20,11 @@ namespace native {
 namespace cuda {
 namespace detail {
 
-// Elements of T in one 16-byte vector.
+// The 16-byte loads the layer uses too (include/scratchkit/detail/load16.hpp).
 template <class T>
-constexpr int vec_width = static_cast<int>(16 / sizeof(T));
-
-// Elements before the first 16-byte boundary at or after p (at most n).
-template <class T>
-std::size_t head_to_16(const T* p, std::size_t n) {
-  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
-  const std::size_t h    = static_cast<std::size_t>((16 - a % 16) % 16) / sizeof(T);
-  return h < n ? h : n;
-}
-
-// v[0..W) = p[0..W), p 16-byte aligned: one ld.global.nc.v4 / .v2.
-template <class T>
-__device__ __forceinline__ void load16(const T* __restrict__ p, T (&v)[vec_width<T>]) {
-  if constexpr (std::is_same<T, float>::value) {
-    const float4 q = __ldg(reinterpret_cast<const float4*>(p));
-    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-  } else if constexpr (std::is_same<T, double>::value) {
-    const double2 q = __ldg(reinterpret_cast<const double2*>(p));
-    v[0] = q.x, v[1] = q.y;
-  } else if constexpr (sizeof(T) == 4) {
-    const int4 q = __ldg(reinterpret_cast<const int4*>(p));
-    v[0] = static_cast<T>(q.x), v[1] = static_cast<T>(q.y), v[2] = static_cast<T>(q.z), v[3] = static_cast<T>(q.w);
-  } else {
-    const longlong2 q = __ldg(reinterpret_cast<const longlong2*>(p));
-    v[0] = static_cast<T>(q.x), v[1] = static_cast<T>(q.y);
-  }
-}
+constexpr int vec_width = scratchkit::detail::vec16<T>::width;
+using scratchkit::detail::head_to_16;
+using scratchkit::detail::load16;
 
 // The current device's SM count, threads and shared memory per SM and per
 // block, queried once per device (the layer queries the same attributes).

@@ -2,6 +2,7 @@
 /// GEMM on the layer: C = alpha*A*B + beta*C (native twin: src/cuda/gemm.cu).
 #pragma once
 
+#include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/native/gemm.hpp>
@@ -67,23 +68,11 @@ KOKKOS_FORCEINLINE_FUNCTION void gemm_store_pack(const Array& s, int i,
 #endif
 }
 
-#if defined(__CUDA_ARCH__)
-// Read-only 16-byte global loads (ld.global.nc.v4.f32 / .v2.f64), as the native twin's __restrict__ pointers get.
-__device__ __forceinline__ void gemm_ldg(GemmPack<float>& d, const float* p) {
-  const float4 v = __ldg(reinterpret_cast<const float4*>(p));
-  d.v[0] = v.x, d.v[1] = v.y, d.v[2] = v.z, d.v[3] = v.w;
-}
-__device__ __forceinline__ void gemm_ldg(GemmPack<double>& d, const double* p) {
-  const double2 v = __ldg(reinterpret_cast<const double2*>(p));
-  d.v[0] = v.x, d.v[1] = v.y;
-}
-#endif
-
 /// d = p[0..VW) for a 16-byte aligned p in global memory: one vector load on the GPU.
 template <class Scalar>
 KOKKOS_FORCEINLINE_FUNCTION void gemm_load_global(GemmPack<Scalar>& d, const Scalar* p) {
 #if defined(__CUDA_ARCH__)
-  gemm_ldg(d, p);
+  load16(p, d.v);
 #elif defined(__HIP_DEVICE_COMPILE__)
   d = *reinterpret_cast<const GemmPack<Scalar>*>(p);
 #else
@@ -216,71 +205,49 @@ void gemm_tiled_double_buffered(const ExecSpace& exec, typename CV::non_const_va
   });
 }
 
-/// Derived sizes of GemmVariant::register_blocked for blocking Blk and element
-/// type Scalar (the native twin derives the same ones).
-template <class Blk, class Scalar>
-struct GemmRbShape {
-  static constexpr int VW = gemm_vector_width<Scalar>;
-  static constexpr int NT = Blk::threads, BM = Blk::BM, BN = Blk::BN, BK = Blk::BK;
-  static constexpr int PA = BM + VW;  ///< A^T row pitch: the transposing stores hit distinct banks
-  static constexpr int KV = BK / VW, NV = BN / VW;           ///< 16-byte vectors per row of an A, B slice
-  static constexpr int AV = BM * KV, BV = BK * NV;           ///< vectors per A, B slice
-  static constexpr int LA = (AV + NT - 1) / NT, LB = (BV + NT - 1) / NT;  ///< vectors per thread
-  static constexpr int a_size = 2 * BK * PA, b_size = 2 * BK * BN;        ///< two buffers each
-  static_assert(BK % VW == 0 && BN % VW == 0, "register_blocked: BK and BN must be multiples of 16 bytes");
-};
-
-/// Loads slice k0 of the block's A tile (BM x BK) into registers: vector v =
-/// rank + p*threads is row v / KV, columns (v % KV)*VW + [0, VW), k fastest
-/// so that a warp reads whole 32-byte sectors. Outside A: zero. With `vec`
-/// (rows readable as 16-byte vectors, K a multiple of VW) a vector inside A is
-/// one 16-byte load, otherwise element by element.
-template <class Blk, class Scalar, class AV>
-KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_load_a(const AV& A, int M, int K, int row0, int k0, int rank, bool vec,
-                                                GemmPack<Scalar> (&ra)[GemmRbShape<Blk, Scalar>::LA]) {
-  using Sh = GemmRbShape<Blk, Scalar>;
+/// Loads one tile of slice k0 into registers: vector v = rank + p*NT of the
+/// tile's Total vectors is row r0 + v / PerRow, columns c0 + (v % PerRow)*VW +
+/// [0, VW) of the rows x cols matrix X. Outside X: zero. With `vec` (rows
+/// readable as 16-byte vectors, cols a multiple of VW) a vector inside X is one
+/// 16-byte load, otherwise element by element.
+template <int L, int Total, int PerRow, int NT, class Scalar, class XV>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_load_tile(const XV& X, int rows, int cols, int r0, int c0, int rank,
+                                                   bool vec, GemmPack<Scalar> (&regs)[L]) {
+  constexpr int VW = gemm_vector_width<Scalar>;
   SCRATCHKIT_GEMM_UNROLL
-  for (int p = 0; p < Sh::LA; ++p) {
-    const int v = rank + p * Sh::NT;
-    if (Sh::LA * Sh::NT != Sh::AV && v >= Sh::AV) break;
-    const int r = row0 + v / Sh::KV, c = k0 + (v % Sh::KV) * Sh::VW;
+  for (int p = 0; p < L; ++p) {
+    const int v = rank + p * NT;
+    if (L * NT != Total && v >= Total) break;
+    const int r = r0 + v / PerRow, c = c0 + (v % PerRow) * VW;
     if (vec) {
-      if (r < M && c < K) {
-        gemm_load_global(ra[p], &A(r, c));
+      if (r < rows && c < cols) {
+        gemm_load_global(regs[p], &X(r, c));
       } else {
         SCRATCHKIT_GEMM_UNROLL
-        for (int q = 0; q < Sh::VW; ++q) ra[p].v[q] = Scalar(0);
+        for (int q = 0; q < VW; ++q) regs[p].v[q] = Scalar(0);
       }
     } else {
       SCRATCHKIT_GEMM_UNROLL
-      for (int q = 0; q < Sh::VW; ++q) ra[p].v[q] = (r < M && c + q < K) ? A(r, c + q) : Scalar(0);
+      for (int q = 0; q < VW; ++q) regs[p].v[q] = (r < rows && c + q < cols) ? X(r, c + q) : Scalar(0);
     }
   }
 }
 
-/// Loads slice k0 of the block's B tile (BK x BN) into registers: vector v is
-/// row v / NV, columns (v % NV)*VW + [0, VW), n fastest. Outside B: zero.
+/// Slice k0 of the block's A tile (BM x BK, k fastest, so that a warp reads
+/// whole 32-byte sectors) into registers.
+template <class Blk, class Scalar, class AV>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_load_a(const AV& A, int M, int K, int row0, int k0, int rank, bool vec,
+                                                GemmPack<Scalar> (&ra)[GemmRbShape<Blk, Scalar>::LA]) {
+  using Sh = GemmRbShape<Blk, Scalar>;
+  gemm_rb_load_tile<Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, M, K, row0, k0, rank, vec, ra);
+}
+
+/// Slice k0 of the block's B tile (BK x BN, n fastest) into registers.
 template <class Blk, class Scalar, class BV>
 KOKKOS_FORCEINLINE_FUNCTION void gemm_rb_load_b(const BV& B, int N, int K, int col0, int k0, int rank, bool vec,
                                                 GemmPack<Scalar> (&rb)[GemmRbShape<Blk, Scalar>::LB]) {
   using Sh = GemmRbShape<Blk, Scalar>;
-  SCRATCHKIT_GEMM_UNROLL
-  for (int p = 0; p < Sh::LB; ++p) {
-    const int v = rank + p * Sh::NT;
-    if (Sh::LB * Sh::NT != Sh::BV && v >= Sh::BV) break;
-    const int r = k0 + v / Sh::NV, c = col0 + (v % Sh::NV) * Sh::VW;
-    if (vec) {
-      if (r < K && c < N) {
-        gemm_load_global(rb[p], &B(r, c));
-      } else {
-        SCRATCHKIT_GEMM_UNROLL
-        for (int q = 0; q < Sh::VW; ++q) rb[p].v[q] = Scalar(0);
-      }
-    } else {
-      SCRATCHKIT_GEMM_UNROLL
-      for (int q = 0; q < Sh::VW; ++q) rb[p].v[q] = (r < K && c + q < N) ? B(r, c + q) : Scalar(0);
-    }
-  }
+  gemm_rb_load_tile<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, K, N, k0, col0, rank, vec, rb);
 }
 
 /// Stores the registers of gemm_rb_load_a/_b into buffer `buf`: A transposed

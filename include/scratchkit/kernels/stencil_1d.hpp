@@ -2,6 +2,7 @@
 /// 1-D stencil of radius R on the layer (native twin: src/cuda/stencil_1d.cu).
 #pragma once
 
+#include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
@@ -84,12 +85,8 @@ template <class T>
 KOKKOS_INLINE_FUNCTION Stencil1DVec<T> stencil1d_load_vec(const T* p) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
   Stencil1DVec<T> q;
-  if constexpr (std::is_same<T, float>::value) {
-    const float4 v = __ldg(reinterpret_cast<const float4*>(p));
-    q.v[0] = v.x, q.v[1] = v.y, q.v[2] = v.z, q.v[3] = v.w;
-  } else if constexpr (std::is_same<T, double>::value) {
-    const double2 v = __ldg(reinterpret_cast<const double2*>(p));
-    q.v[0] = v.x, q.v[1] = v.y;
+  if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value) {
+    load16(p, q.v);
   } else {
     q = *reinterpret_cast<const Stencil1DVec<T>*>(p);
   }

@@ -173,6 +173,20 @@ __device__ __forceinline__ void gemm_dmma_16x8x8(double (&c)[4], const double (&
 #define SCRATCHKIT_GEMM_DMMA 0
 #endif
 
+/// Derived sizes of GemmVariant::register_blocked for blocking Blk and element
+/// type Scalar (both twins use it).
+template <class Blk, class Scalar>
+struct GemmRbShape {
+  static constexpr int VW = static_cast<int>(16 / sizeof(Scalar));  ///< elements per 16-byte vector
+  static constexpr int NT = Blk::threads, BM = Blk::BM, BN = Blk::BN, BK = Blk::BK;
+  static constexpr int PA = BM + VW;  ///< A^T row pitch: the transposing stores hit distinct banks
+  static constexpr int KV = BK / VW, NV = BN / VW;           ///< 16-byte vectors per row of an A, B slice
+  static constexpr int AV = BM * KV, BV = BK * NV;           ///< vectors per A, B slice
+  static constexpr int LA = (AV + NT - 1) / NT, LB = (BV + NT - 1) / NT;  ///< vectors per thread
+  static constexpr int a_size = 2 * BK * PA, b_size = 2 * BK * BN;        ///< two buffers each
+  static_assert(BK % VW == 0 && BN % VW == 0, "register_blocked: BK and BN must be multiples of 16 bytes");
+};
+
 /// The blocking GemmVariant::register_blocked runs with, per type (both
 /// twins). To switch, change the `type` line; perf/gemm_tune.cu times the
 /// candidates against cuBLAS on the GPU.

@@ -38,43 +38,8 @@ __device__ __forceinline__ int bin_of(C v, C lo, C hi, C scale, int B) {
 template <class C, class T, class F>
 __device__ __forceinline__ void visit(const T* __restrict__ x, std::size_t n, std::size_t head, int block, int blocks,
                                       const F& f) {
-  constexpr int V  = detail::vec_width<T>;
-  const int rank   = threadIdx.x;
-  const bool first = block == 0 && rank == 0;
-  if (first) {
-#pragma unroll
-    for (int j = 0; j < V; ++j)
-      if (static_cast<std::size_t>(j) < head) f(static_cast<C>(x[j]));
-  }
-  const std::size_t nv   = (n - head) / V;
-  const std::size_t step = static_cast<std::size_t>(blocks) * (BS * U);
-  const T* body          = x + head;
-  for (std::size_t i = static_cast<std::size_t>(block) * (BS * U) + rank; i < nv; i += step) {
-    T v[U][V];
-    if (i + (U - 1) * BS < nv) {
-#pragma unroll
-      for (int u = 0; u < U; ++u) detail::load16(body + (i + static_cast<std::size_t>(u) * BS) * V, v[u]);
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-#pragma unroll
-        for (int j = 0; j < V; ++j) f(static_cast<C>(v[u][j]));
-      }
-    } else {
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (i + static_cast<std::size_t>(u) * BS < nv) {
-          detail::load16(body + (i + static_cast<std::size_t>(u) * BS) * V, v[u]);
-#pragma unroll
-          for (int j = 0; j < V; ++j) f(static_cast<C>(v[u][j]));
-        }
-    }
-  }
-  if (first) {
-    const std::size_t t0 = head + nv * V;
-#pragma unroll
-    for (int j = 0; j < V; ++j)
-      if (t0 + static_cast<std::size_t>(j) < n) f(static_cast<C>(x[t0 + j]));
-  }
+  detail::stream_lanes<U, BS>(x, n, head, block, static_cast<int>(threadIdx.x), blocks,
+                              [&](int, T v) { f(static_cast<C>(v)); });
 }
 
 template <class T, class C>

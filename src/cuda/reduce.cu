@@ -109,41 +109,8 @@ __device__ __forceinline__ T reduce_thread(const T* __restrict__ x, std::size_t 
   T acc[V];
 #pragma unroll
   for (int j = 0; j < V; ++j) acc[j] = R<T, Op>::identity();
-  const bool first = blockIdx.x == 0 && threadIdx.x == 0;
-  if (first) {
-#pragma unroll
-    for (int j = 0; j < V; ++j)
-      if (static_cast<std::size_t>(j) < head) acc[j] = R<T, Op>::apply(acc[j], x[j]);
-  }
-  const std::size_t nv   = (n - head) / V;
-  const std::size_t step = static_cast<std::size_t>(gridDim.x) * (BS * U);
-  const T* body          = x + head;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * (BS * U) + threadIdx.x; i < nv; i += step) {
-    T v[U][V];
-    if (i + (U - 1) * BS < nv) {
-#pragma unroll
-      for (int u = 0; u < U; ++u) detail::load16(body + (i + static_cast<std::size_t>(u) * BS) * V, v[u]);
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-#pragma unroll
-        for (int j = 0; j < V; ++j) acc[j] = R<T, Op>::apply(acc[j], v[u][j]);
-      }
-    } else {
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (i + static_cast<std::size_t>(u) * BS < nv) {
-          detail::load16(body + (i + static_cast<std::size_t>(u) * BS) * V, v[u]);
-#pragma unroll
-          for (int j = 0; j < V; ++j) acc[j] = R<T, Op>::apply(acc[j], v[u][j]);
-        }
-    }
-  }
-  if (first) {
-    const std::size_t t0 = head + nv * V;
-#pragma unroll
-    for (int j = 0; j < V; ++j)
-      if (t0 + static_cast<std::size_t>(j) < n) acc[j] = R<T, Op>::apply(acc[j], x[t0 + j]);
-  }
+  detail::stream_lanes<U, BS>(x, n, head, static_cast<int>(blockIdx.x), static_cast<int>(threadIdx.x),
+                              static_cast<int>(gridDim.x), [&](int j, T v) { acc[j] = R<T, Op>::apply(acc[j], v); });
   if constexpr (V == 4) {
     return R<T, Op>::apply(R<T, Op>::apply(acc[0], acc[1]), R<T, Op>::apply(acc[2], acc[3]));
   } else {

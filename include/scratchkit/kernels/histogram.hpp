@@ -119,43 +119,9 @@ HistogramPlan histogram_layer_plan(const ExecSpace& exec, HistogramVariant v, st
 template <class C, class Src, class F>
 KOKKOS_FORCEINLINE_FUNCTION void histogram_visit(const Src& src, std::size_t n, std::size_t head, int block, int rank,
                                                  int blocks, const F& f) {
-  using T         = typename Src::value_type;
-  constexpr int V = Src::width, U = histogram_loads, BS = histogram_block;
-  const bool first = block == 0 && rank == 0;
-  if (first) {
-    SCRATCHKIT_STREAM_UNROLL
-    for (int j = 0; j < V; ++j)
-      if (static_cast<std::size_t>(j) < head) f(static_cast<C>(src.at(static_cast<std::size_t>(j))));
-  }
-  const std::size_t nv   = (n - head) / V;
-  const std::size_t step = static_cast<std::size_t>(blocks) * (BS * U);
-  for (std::size_t i = static_cast<std::size_t>(block) * (BS * U) + static_cast<std::size_t>(rank); i < nv;
-       i += step) {
-    T x[U][V];
-    if (i + (U - 1) * BS < nv) {
-      SCRATCHKIT_STREAM_UNROLL
-      for (int u = 0; u < U; ++u) src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
-      SCRATCHKIT_STREAM_UNROLL
-      for (int u = 0; u < U; ++u) {
-        SCRATCHKIT_STREAM_UNROLL
-        for (int j = 0; j < V; ++j) f(static_cast<C>(x[u][j]));
-      }
-    } else {
-      SCRATCHKIT_STREAM_UNROLL
-      for (int u = 0; u < U; ++u)
-        if (i + static_cast<std::size_t>(u) * BS < nv) {
-          src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
-          SCRATCHKIT_STREAM_UNROLL
-          for (int j = 0; j < V; ++j) f(static_cast<C>(x[u][j]));
-        }
-    }
-  }
-  if (first) {
-    const std::size_t t0 = head + nv * V;
-    SCRATCHKIT_STREAM_UNROLL
-    for (int j = 0; j < V; ++j)
-      if (t0 + static_cast<std::size_t>(j) < n) f(static_cast<C>(src.at(t0 + static_cast<std::size_t>(j))));
-  }
+  using T = typename Src::value_type;
+  stream_lanes<histogram_loads, histogram_block>(src, n, head, block, rank, blocks,
+                                                 [&](int, T x) { f(static_cast<C>(x)); });
 }
 
 template <class ExecSpace, class Src, class CountsView>

@@ -152,41 +152,7 @@ KOKKOS_FORCEINLINE_FUNCTION typename Src::value_type reduce_thread(const Src& sr
   T acc[V];
   SCRATCHKIT_STREAM_UNROLL
   for (int j = 0; j < V; ++j) acc[j] = R::identity();
-  const bool first = block == 0 && rank == 0;
-  if (first) {
-    SCRATCHKIT_STREAM_UNROLL
-    for (int j = 0; j < V; ++j)
-      if (static_cast<std::size_t>(j) < head) acc[j] = R::apply(acc[j], src.at(static_cast<std::size_t>(j)));
-  }
-  const std::size_t nv   = (n - head) / V;
-  const std::size_t step = static_cast<std::size_t>(grid) * (BS * U);
-  for (std::size_t i = static_cast<std::size_t>(block) * (BS * U) + static_cast<std::size_t>(rank); i < nv;
-       i += step) {
-    T x[U][V];
-    if (i + (U - 1) * BS < nv) {
-      SCRATCHKIT_STREAM_UNROLL
-      for (int u = 0; u < U; ++u) src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
-      SCRATCHKIT_STREAM_UNROLL
-      for (int u = 0; u < U; ++u) {
-        SCRATCHKIT_STREAM_UNROLL
-        for (int j = 0; j < V; ++j) acc[j] = R::apply(acc[j], x[u][j]);
-      }
-    } else {
-      SCRATCHKIT_STREAM_UNROLL
-      for (int u = 0; u < U; ++u)
-        if (i + static_cast<std::size_t>(u) * BS < nv) {
-          src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
-          SCRATCHKIT_STREAM_UNROLL
-          for (int j = 0; j < V; ++j) acc[j] = R::apply(acc[j], x[u][j]);
-        }
-    }
-  }
-  if (first) {
-    const std::size_t t0 = head + nv * V;
-    SCRATCHKIT_STREAM_UNROLL
-    for (int j = 0; j < V; ++j)
-      if (t0 + static_cast<std::size_t>(j) < n) acc[j] = R::apply(acc[j], src.at(t0 + static_cast<std::size_t>(j)));
-  }
+  stream_lanes<U, BS>(src, n, head, block, rank, grid, [&](int j, T x) { acc[j] = R::apply(acc[j], x); });
   if constexpr (V == 4) {
     return R::apply(R::apply(acc[0], acc[1]), R::apply(acc[2], acc[3]));
   } else {

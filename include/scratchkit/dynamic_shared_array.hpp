@@ -57,7 +57,7 @@ struct DynamicSharedArray {
   /// The whole pool as elements of T.
   template <class BlockT>
   KOKKOS_INLINE_FUNCTION static SharedSpan<T> get(const BlockT& block) {
-    return SharedSpan<T>(reinterpret_cast<T*>(block.impl_dynamic_base()),
+    return SharedSpan<T>(detail::assume_aligned<detail::base_alignment>(reinterpret_cast<T*>(block.impl_dynamic_base())),
                          block.dynamic_shared_bytes() / sizeof(T));
   }
 
@@ -69,7 +69,9 @@ struct DynamicSharedArray {
       SCRATCHKIT_ABORT("scratchkit: DynamicSharedArray::offset not a multiple of Align");
     if (byte_offset + count * sizeof(T) > block.dynamic_shared_bytes())
       SCRATCHKIT_ABORT("scratchkit: DynamicSharedArray::offset runs past the dynamic pool");
-    return SharedSpan<T>(reinterpret_cast<T*>(block.impl_dynamic_base() + byte_offset), count);
+    // The pool starts base_alignment-aligned and byte_offset is a multiple of Align.
+    return SharedSpan<T>(detail::assume_aligned<Align>(reinterpret_cast<T*>(block.impl_dynamic_base() + byte_offset)),
+                         count);
   }
 
   /// From `byte_offset` to the end of the pool.

@@ -10,7 +10,8 @@ namespace scratchkit {
 struct Uninit {};
 
 /// N elements of T in the block's static scratch region, aligned to Align
-/// bytes (0: alignof(T); any power of two up to 128).
+/// bytes (any power of two up to 128; 0: 16 when N * sizeof(T) is a multiple
+/// of 16, as nvcc aligns a `__shared__` array, else alignof(T)).
 ///
 /// The size is a compile-time constant, so a launch is sized from the types:
 /// \code
@@ -25,7 +26,10 @@ template <class T, std::size_t N, std::size_t Align = 0>
 class SharedArray {
  public:
   using value_type = T;
-  static constexpr std::size_t alignment = Align == 0 ? alignof(T) : Align;
+  /// Default: 16 bytes when the array is a whole number of 16-byte words
+  /// (what nvcc gives a `__shared__` array it vectorises), else alignof(T).
+  static constexpr std::size_t alignment =
+      Align != 0 ? Align : (N * sizeof(T) % 16 == 0 && alignof(T) <= 16 ? 16 : alignof(T));
   static_assert(detail::is_pow2(alignment), "SharedArray: Align must be a power of two");
   static_assert(alignment >= alignof(T), "SharedArray: Align below the element's alignment");
   static_assert(alignment <= detail::base_alignment, "SharedArray: Align above 128 is not supported");
@@ -44,7 +48,7 @@ class SharedArray {
   /// Takes the next N elements of the block's static region; contents uninitialised.
   template <class BlockT>
   KOKKOS_INLINE_FUNCTION explicit SharedArray(const BlockT& block, Uninit = UNINIT)
-      : m_data(static_cast<T*>(block.impl_take_static(shmem_size(), alignment))) {}
+      : m_data(detail::assume_aligned<alignment>(static_cast<T*>(block.impl_take_static(shmem_size(), alignment)))) {}
 
   KOKKOS_INLINE_FUNCTION T& operator[](std::size_t i) const {
     SCRATCHKIT_BOUNDS_CHECK(i < N, "scratchkit: SharedArray index out of bounds");

@@ -44,5 +44,20 @@ KOKKOS_INLINE_FUNCTION constexpr std::size_t round_up(std::size_t v, std::size_t
 
 KOKKOS_INLINE_FUNCTION constexpr bool is_pow2(std::size_t a) { return a != 0 && (a & (a - 1)) == 0; }
 
+/// p, with the fact that it is Align-aligned handed to the device compiler.
+/// A native `__shared__` array is placed by the compiler, which knows its
+/// alignment and vectorises row accesses (ld.shared.v4); a scratch pointer
+/// computed at run time needs the fact stated, or every access stays scalar
+/// (perf/NOTES.md, session 3). Host code gets p unchanged, so host tests
+/// still check the alignment at run time instead of assuming it.
+template <std::size_t Align, class T>
+KOKKOS_FORCEINLINE_FUNCTION T* assume_aligned(T* p) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<T*>(__builtin_assume_aligned(p, Align));
+#else
+  return p;
+#endif
+}
+
 }  // namespace detail
 }  // namespace scratchkit

@@ -4,6 +4,7 @@
 
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/native/gemm.hpp>
 #include <scratchkit/launch.hpp>
@@ -109,7 +110,7 @@ void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
       const int r = b.block_idx().y * T + t.y, c = b.block_idx().x * T + t.x;
       if (r < M && c < N) {
         Scalar acc = 0;
-        for (int k = 0; k < K; ++k) acc += A(r, k) * B(k, c);
+        for (int k = 0; k < K; ++k) acc += read_only(A, r, k) * read_only(B, k, c);
         C(r, c) = beta == Scalar(0) ? alpha * acc : gemm_epilogue(alpha, acc, beta, C(r, c));
       }
     });
@@ -134,9 +135,9 @@ void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
     for (int k0 = 0; k0 < K; k0 += T) {
       b.threads([&](const Thread& t) {
         const int ar = row0 + t.y, ac = k0 + t.x;
-        As[t.y * T + t.x] = (ar < M && ac < K) ? A(ar, ac) : Scalar(0);
+        As[t.y * T + t.x] = (ar < M && ac < K) ? read_only(A, ar, ac) : Scalar(0);
         const int br = k0 + t.y, bc = col0 + t.x;
-        Bs[t.y * T + t.x] = (br < K && bc < N) ? B(br, bc) : Scalar(0);
+        Bs[t.y * T + t.x] = (br < K && bc < N) ? read_only(B, br, bc) : Scalar(0);
       });
       sync_threads(b);
       b.threads([&](const Thread& t) {
@@ -172,8 +173,8 @@ void gemm_tiled_double_buffered(const ExecSpace& exec, typename CV::non_const_va
     b.threads([&](const Thread& t) {
       acc(t)       = Scalar(0);
       const int ar = row0 + t.y, bc = col0 + t.x;
-      As[t.y * T + t.x] = (ar < M && t.x < K) ? A(ar, t.x) : Scalar(0);
-      Bs[t.y * T + t.x] = (t.y < K && bc < N) ? B(t.y, bc) : Scalar(0);
+      As[t.y * T + t.x] = (ar < M && t.x < K) ? read_only(A, ar, t.x) : Scalar(0);
+      Bs[t.y * T + t.x] = (t.y < K && bc < N) ? read_only(B, t.y, bc) : Scalar(0);
     });
     sync_threads(b);
     for (int kt = 0; kt < nk; ++kt) {
@@ -184,8 +185,8 @@ void gemm_tiled_double_buffered(const ExecSpace& exec, typename CV::non_const_va
         Scalar na = Scalar(0), nb = Scalar(0);
         if (more) {
           const int k0 = (kt + 1) * T, ar = row0 + t.y, ac = k0 + t.x, br = k0 + t.y, bc = col0 + t.x;
-          na = (ar < M && ac < K) ? A(ar, ac) : Scalar(0);
-          nb = (br < K && bc < N) ? B(br, bc) : Scalar(0);
+          na = (ar < M && ac < K) ? read_only(A, ar, ac) : Scalar(0);
+          nb = (br < K && bc < N) ? read_only(B, br, bc) : Scalar(0);
         }
         Scalar s = acc(t);
         for (int kk = 0; kk < T; ++kk) s += As[cur + t.y * T + kk] * Bs[cur + kk * T + t.x];

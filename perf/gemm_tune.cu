@@ -145,7 +145,7 @@ const char* type_name(double) { return "double"; }
 template <class T>
 void print_line(const Problem<T>& p, const std::string& config, double ms, const cudaFuncAttributes* fa, int occ,
                 double err) {
-  std::printf("%-6s %5d^3  %-34s %9.3f ms %7.2f TFLOP/s  %6.3fx cuBLAS", type_name(T()), p.n, config.c_str(), ms,
+  std::printf("%-6s %5d^3  %-40s %9.3f ms %7.2f TFLOP/s  %6.3fx cuBLAS", type_name(T()), p.n, config.c_str(), ms,
               p.tflops(ms), p.cublas_ms / ms);
   if (fa)
     std::printf("  regs %3d spill %3zu B  %d blk/SM", fa->numRegs, fa->localSizeBytes, occ);
@@ -155,16 +155,20 @@ void print_line(const Problem<T>& p, const std::string& config, double ms, const
   std::fflush(stdout);
 }
 
-/// "128x128x8 w32x64 t8x8 b2 (256 thr)" (CUDA cores) or "128x128x8 w64x32 mma b1 (256 thr)" (FP64 tensor cores).
-template <class Blk>
+/// "128x128x8 w32x64 t8x8 b2 s3 (256 thr)" (CUDA cores) or "64x128x8 w32x64 mma b2 s3 (128 thr)" (FP64
+/// tensor cores): tile, warp tile, thread tile, blocks per SM, cp.async stages; "!" after the thread count:
+/// more shared memory than the layer's ~40 KB (native only, cannot be the default).
+template <class Blk, class T>
 std::string config_name() {
-  char name[96];
+  char name[112];
+  const int bytes   = Blk::stages * (Blk::a_stage + Blk::b_stage) * static_cast<int>(sizeof(T));
+  const char* layer = bytes > 40 * 1024 ? "!" : "";
   if constexpr (Blk::tensor_core)
-    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d mma b%d (%d thr)", Blk::BM, Blk::BN, Blk::BK, Blk::WM, Blk::WN,
-                  Blk::min_blocks, Blk::threads);
+    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d mma b%d s%d (%d thr)%s", Blk::BM, Blk::BN, Blk::BK, Blk::WM,
+                  Blk::WN, Blk::min_blocks, Blk::stages, Blk::threads, layer);
   else
-    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d t%dx%d b%d (%d thr)", Blk::BM, Blk::BN, Blk::BK, Blk::WM,
-                  Blk::WN, Blk::TM, Blk::TN, Blk::min_blocks, Blk::threads);
+    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d t%dx%d b%d s%d (%d thr)%s", Blk::BM, Blk::BN, Blk::BK, Blk::WM,
+                  Blk::WN, Blk::TM, Blk::TN, Blk::min_blocks, Blk::stages, Blk::threads, layer);
   return name;
 }
 
@@ -172,7 +176,7 @@ std::string config_name() {
 template <class T, class Blk>
 void time_config(const Problem<T>& p) {
   using Default = typename scratchkit::detail::GemmDefaultBlocking<T>::type;
-  const std::string name = (std::is_same<Blk, Default>::value ? "*" : " ") + config_name<Blk>();
+  const std::string name = (std::is_same<Blk, Default>::value ? "*" : " ") + config_name<Blk, T>();
   auto kernel            = sk::rb_kernel<T, Blk>();
   cudaFuncAttributes fa{};
   TUNE_CUDA(cudaFuncGetAttributes(&fa, kernel));
@@ -213,29 +217,30 @@ int main(int argc, char** argv) {
   cublas_check(cublasCreate(&h), "cublasCreate");
   cublas_check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");  // no TF32
 
-  // Candidates: GemmBlocking<BM, BN, BK, WM, WN, TM, TN, MinBlocksPerSM>.
+  // Candidates: GemmBlocking<BM, BN, BK, WM, WN, TM, TN, MinBlocksPerSM, Stages> (cp.async stages).
   tune<float,                                              //
-       GemmBlocking<128, 128, 8, 32, 64, 8, 8, 2>,         // 256 threads, 8 x 8 per thread
-       GemmBlocking<128, 128, 8, 64, 32, 8, 8, 2>,         // lanes 8 x 4 instead of 4 x 8
-       GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2>,        // BK 16: half the barriers, 33 KB smem
-       GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>,         // 512 threads
-       GemmBlocking<128, 256, 8, 64, 32, 8, 8, 1>,         // 512 threads, lanes 8 x 4
-       GemmBlocking<256, 128, 8, 64, 32, 8, 8, 1>,         // 512 threads, tall
-       GemmBlocking<256, 128, 8, 32, 64, 8, 8, 1>,         //
-       GemmBlocking<128, 64, 8, 32, 32, 8, 4, 2>,          // 8 x 4 per thread
-       GemmBlocking<128, 64, 16, 32, 32, 8, 4, 3>,         //
-       GemmBlocking<64, 64, 8, 16, 32, 4, 4, 4>,           // 4 x 4 per thread
-       GemmBlocking<64, 64, 16, 16, 32, 4, 4, 4>>(sizes, h);
-  using scratchkit::detail::GemmMmaBlocking;  // <BM, BN, WM, WN, MinBlocksPerSM>, BK = 8, FP64 tensor cores
+       GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2>,     // 32 KB: the previous default's tiles
+       GemmBlocking<128, 128, 8, 32, 64, 8, 8, 2, 3>,      // 24 KB, 3 slices of 8 in flight
+       GemmBlocking<128, 128, 8, 32, 64, 8, 8, 2, 4>,      // 32 KB, 4 slices of 8
+       GemmBlocking<128, 128, 8, 64, 32, 8, 8, 2, 4>,      // lanes 8 x 4
+       GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 3>,     // 48 KB: native only
+       GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1, 3>,      // 512 threads, 36 KB
+       GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1, 2>,      // 512 threads, 24 KB
+       GemmBlocking<128, 256, 16, 32, 128, 8, 16, 1, 2>,   // 256 threads, 8 x 16 per thread, 48 KB: native only
+       GemmBlocking<256, 128, 8, 64, 32, 8, 8, 1, 3>,      // 512 threads, tall
+       GemmBlocking<128, 64, 16, 32, 32, 8, 4, 3, 3>,      // 8 x 4 per thread, 36 KB
+       GemmBlocking<64, 64, 16, 16, 32, 4, 4, 4, 4>>(sizes, h);  // 4 x 4 per thread, 32 KB
+  using scratchkit::detail::GemmMmaBlocking;  // <BM, BN, WM, WN, MinBlocksPerSM, Stages>, BK = 8, FP64 tensor cores
   tune<double,                                     //
-       GemmMmaBlocking<128, 128, 64, 32, 1>,       // 8 warps of 4 x 4 mma tiles
-       GemmMmaBlocking<128, 128, 32, 64, 1>,       // 8 warps of 2 x 8 mma tiles
-       GemmMmaBlocking<128, 128, 32, 32, 1>,       // 16 warps of 2 x 4
-       GemmMmaBlocking<128, 64, 64, 32, 2>,        // 4 warps, 2 blocks per SM
-       GemmMmaBlocking<64, 128, 32, 64, 2>,        //
-       GemmMmaBlocking<64, 64, 32, 32, 3>,         //
-       GemmBlocking<64, 64, 8, 16, 32, 4, 4, 2>,   // CUDA cores, for comparison
-       GemmBlocking<128, 64, 8, 32, 32, 8, 4, 1>>(sizes, h);
+       GemmMmaBlocking<64, 128, 32, 64, 2, 2>,     // the previous default's tiles, 24 KB
+       GemmMmaBlocking<64, 128, 32, 64, 2, 3>,     // 36 KB
+       GemmMmaBlocking<64, 128, 32, 64, 2, 4>,     // 48 KB: native only
+       GemmMmaBlocking<128, 64, 64, 32, 2, 3>,     // 36 KB
+       GemmMmaBlocking<64, 64, 32, 32, 3, 4>,      // 32 KB, 3 blocks per SM
+       GemmMmaBlocking<64, 64, 32, 32, 3, 3>,      // 24 KB
+       GemmMmaBlocking<128, 128, 64, 32, 1, 2>,    // 8 warps of 4 x 4 mma tiles, 32 KB
+       GemmMmaBlocking<128, 128, 32, 32, 1, 2>,    // 16 warps of 2 x 4, 32 KB
+       GemmBlocking<64, 64, 8, 16, 32, 4, 4, 2, 3>>(sizes, h);  // CUDA cores, for comparison
   cublasDestroy(h);
   return 0;
 }

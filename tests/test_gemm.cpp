@@ -111,6 +111,46 @@ void check_same_bits_across_variants(int M, int N, int K) {
   }
 }
 
+/// register_blocked with tensor-core blocking Blk (any stage count) on the
+/// layer: on host backends the scalar path sums in k order, so the bits of
+/// the naive variant; on the FP64 tensor cores the reference bound (the
+/// additions inside one mma are in the hardware's order).
+template <class Exec, class Blk>
+void check_mma_blocking(int M, int N, int K) {
+  using View      = Kokkos::View<double**, Kokkos::LayoutRight, typename Exec::memory_space>;
+  const auto seed = test::case_seed(M, N, K);
+  CAPTURE(M, N, K, seed, Exec::name(), Blk::BM, Blk::BN, Blk::WM, Blk::WN, Blk::stages);
+  View A("A", M, K), B("B", K, N), C0("C0", M, N), Cref("Cref", M, N), C("C", M, N);
+  auto hA = Kokkos::create_mirror_view(A);
+  auto hB = Kokkos::create_mirror_view(B);
+  auto hC = Kokkos::create_mirror(C0);
+  test::fill_random(hA, seed);
+  test::fill_random(hB, seed + 1);
+  test::fill_random(hC, seed + 2);
+  Kokkos::deep_copy(A, hA);
+  Kokkos::deep_copy(B, hB);
+  Kokkos::deep_copy(C0, hC);
+  Kokkos::deep_copy(Cref, C0);
+  Kokkos::deep_copy(C, C0);
+  const double alpha = -0.75, beta = 1.5;
+  gemm(Exec(), GemmVariant::naive, alpha, A, B, beta, Cref);
+  if (M > 0 && N > 0) detail::gemm_register_blocked<Blk>(Exec(), alpha, A, B, beta, C);
+  Exec().fence();
+  if (on_fp64_tensor_cores<Exec, double>()) {
+    auto out       = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
+    const auto res = check::gemm<double>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
+    CAPTURE(res.worst);
+    CHECK(res.bad == 0);
+  } else {
+    CHECK(test::same_bits(C, Cref));
+  }
+}
+
+template <class Exec, class... Blks>
+void check_mma_blockings(int M, int N, int K) {
+  (check_mma_blocking<Exec, Blks>(M, N, K), ...);
+}
+
 
 /// Row-major copy of the rank-2 host View v (any layout).
 template <class HostView>
@@ -270,6 +310,19 @@ TEST_CASE("Native register_blocked GEMM agrees with the layer bit for bit on eve
     register_blocked_twins<double>(s[0], s[1], s[2]);
   }
 #endif
+}
+
+TEMPLATE_LIST_TEST_CASE("GEMM tensor-core path: every stage count of the cp.async ring, tails and K = 0",
+                        "[gemm][layer]", test::Spaces) {
+  using Exec = TestType;
+  // Stage rings of 2, 3 and 4 (nk below, at and above the stage count), square and non-square warp tiles.
+  for (const auto& s : {std::array<int, 3>{1, 1, 1}, {3, 4, 0}, {2, 3, 1}, {17, 31, 13}, {65, 130, 33},
+                        {129, 255, 260}, {200, 140, 9}, {64, 128, 24}, {130, 66, 17}}) {
+    check_mma_blockings<Exec, detail::GemmMmaBlocking<64, 128, 32, 64, 2, 2>,
+                        detail::GemmMmaBlocking<64, 128, 32, 64, 2, 3>, detail::GemmMmaBlocking<64, 64, 32, 32, 3, 4>,
+                        detail::GemmMmaBlocking<128, 64, 64, 32, 2, 3>, detail::GemmMmaBlocking<128, 128, 64, 32, 1, 2>>(
+        s[0], s[1], s[2]);
+  }
 }
 
 TEST_CASE("GEMM register_blocked block order covers every tile once", "[gemm]") {

@@ -18,101 +18,39 @@ namespace native {
 namespace cuda {
 namespace detail {
 
-/// 16 bytes of S: one vector access.
-template <class S>
-struct alignas(16) RbVec {
-  S v[16 / sizeof(S)];
-};
-
 /// Derived sizes: the layer's (scratchkit::detail::GemmRbShape in native/gemm.hpp).
 template <class S, class Blk>
 using RbShape = scratchkit::detail::GemmRbShape<Blk, S>;
 
-/// One tile of a slice into registers: vector v = rank + p*NT of the tile's
-/// Total vectors is row r0 + v / PerRow, columns c0 + (v % PerRow)*VW + [0, VW)
-/// of the rows x cols row-major matrix X. Outside X: zero. With `vec` a vector
-/// inside X is one 16-byte load, otherwise element by element.
-template <class S, int L, int Total, int PerRow, int NT>
-__device__ __forceinline__ void rb_load_tile(const S* __restrict__ X, int rows, int cols, int r0, int c0, int rank,
-                                             bool vec, RbVec<S> (&regs)[L]) {
-  constexpr int VW = static_cast<int>(16 / sizeof(S));
-#pragma unroll
-  for (int p = 0; p < L; ++p) {
-    const int v = rank + p * NT;
-    if (L * NT != Total && v >= Total) break;
-    const int r = r0 + v / PerRow, c = c0 + (v % PerRow) * VW;
-    if (vec) {
-      if (r < rows && c < cols) {
-        scratchkit::detail::load16(X + static_cast<long long>(r) * cols + c, regs[p].v);
-      } else {
-#pragma unroll
-        for (int q = 0; q < VW; ++q) regs[p].v[q] = S(0);
-      }
-    } else {
-#pragma unroll
-      for (int q = 0; q < VW; ++q)
-        regs[p].v[q] = (r < rows && c + q < cols) ? X[static_cast<long long>(r) * cols + c + q] : S(0);
-    }
-  }
-}
-
-/// Slice k0 into registers: the A tile (BM x BK, k fastest) and the B tile (BK x BN, n fastest).
-template <class S, class Blk>
-__device__ __forceinline__ void rb_load(int M, int N, int K, const S* __restrict__ A, const S* __restrict__ B,
-                                        int row0, int col0, int k0, int rank, bool a_vec, bool b_vec,
-                                        RbVec<S> (&ra)[RbShape<S, Blk>::LA], RbVec<S> (&rb)[RbShape<S, Blk>::LB]) {
-  using Sh = RbShape<S, Blk>;
-  rb_load_tile<S, Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, M, K, row0, k0, rank, a_vec, ra);
-  rb_load_tile<S, Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, K, N, k0, col0, rank, b_vec, rb);
-}
-
-/// A^T and B slices double-buffered in shared memory, slice kt+1 loaded into
-/// registers (16-byte loads when a_vec / b_vec) during the math on slice kt,
-/// one barrier per slice. 1-D block of Blk::threads; thread rank's rows are
-/// m0 + g*LY*VW + q and columns n0 + h*LX*VW + q of the block tile (warp tile
-/// WM x WN, lanes LY x LX): every shared read is a conflict-free 16-byte vector.
+/// The CUDA-core path with a GemmBlocking (the twin of detail::gemm_register_blocked_simt on the layer):
+/// Blk::stages slices of A (by rows, swizzled) and B (by rows) in shared memory, filled by cp.async
+/// (16-byte copies when a_vec / b_vec, zero-filled past the matrices) while the math runs on an older
+/// slice; one barrier per slice (scratchkit::detail::GemmStageRing). 1-D block of Blk::threads; thread
+/// rank's rows are m0 + g*LY*VW + q and columns n0 + h*LX*VW + q of the block tile (warp tile WM x WN,
+/// lanes LY x LX): every shared read is a 16-byte vector.
 template <class S, class Blk>
 __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
     gemm_register_blocked_kernel(int M, int N, int K, S alpha, const S* __restrict__ A, const S* __restrict__ B,
                                  S beta, S* __restrict__ C, bool a_vec, bool b_vec, int lg) {
-  using Sh         = RbShape<S, Blk>;
-  using Vec        = RbVec<S>;
-  constexpr int VW = Sh::VW, NT = Sh::NT, BM = Sh::BM, BN = Sh::BN, BK = Sh::BK, PA = Sh::PA;
-  constexpr int KV = Sh::KV, AV = Sh::AV, BV = Sh::BV, LA = Sh::LA, LB = Sh::LB;
-  constexpr int TM = Blk::TM, TN = Blk::TN, LY = Blk::LY, LX = Blk::LX;
-  static_assert(TM % VW == 0 && TN % VW == 0, "register_blocked: TM and TN must be multiples of 16 bytes");
-  __shared__ __align__(16) S As[Sh::a_size];  // A^T, buffers 0 and 1
-  __shared__ __align__(16) S Bs[Sh::b_size];  // B, buffers 0 and 1
+  constexpr int ST = Blk::stages, SA = Blk::a_stage, SB = Blk::b_stage, BK = Blk::BK;
+  constexpr int VW = RbShape<S, Blk>::VW, TM = Blk::TM, TN = Blk::TN, LY = Blk::LY, LX = Blk::LX;
+  __shared__ __align__(16) S As[ST * SA];  // A by rows, stages 0 .. ST-1
+  __shared__ __align__(16) S Bs[ST * SB];  // B by rows, stages 0 .. ST-1
   const int rank = threadIdx.x;
   int bx, by;  // grouped block order, as on the layer (scratchkit::detail::GemmGrid)
   scratchkit::detail::gemm_tile_of(blockIdx.x, blockIdx.y, lg, bx, by);
-  const int row0 = by * BM, col0 = bx * BN;
+  const int row0 = by * Blk::BM, col0 = bx * Blk::BN;
   if (row0 >= M) return;  // past the last tile row, in the last group (the whole block)
-  const int nk   = (K + BK - 1) / BK;
-
-  Vec ra[LA], rb[LB];
-  auto load = [&](int k0) { rb_load<S, Blk>(M, N, K, A, B, row0, col0, k0, rank, a_vec, b_vec, ra, rb); };
-  // Registers into buffer `buf`: A transposed (As[k][m]), B as is (Bs[k][n], one 16-byte store per vector).
-  auto store = [&](int buf) {
-#pragma unroll
-    for (int p = 0; p < LA; ++p) {
-      const int v = rank + p * NT;
-      if (LA * NT != AV && v >= AV) break;
-      const int m = v / KV, k = (v % KV) * VW;
-#pragma unroll
-      for (int q = 0; q < VW; ++q) As[buf * BK * PA + (k + q) * PA + m] = ra[p].v[q];
-    }
-#pragma unroll
-    for (int p = 0; p < LB; ++p) {
-      const int v = rank + p * NT;
-      if (LB * NT != BV && v >= BV) break;
-      *reinterpret_cast<Vec*>(Bs + buf * BK * BN + v * VW) = rb[p];
-    }
+  const int nk = (K + BK - 1) / BK;
+  const scratchkit::detail::GemmMat<const S, true> a{A, K, 1}, b{B, N, 1};
+  auto issue = [&](int kt, int stage) {
+    if (kt < nk)
+      scratchkit::detail::gemm_simt_issue<Blk>(a, b, M, N, K, row0, col0, kt * BK, rank, a_vec, b_vec,
+                                               As + stage * SA, Bs + stage * SB);
+    scratchkit::detail::gemm_cp_async_commit();
   };
-
-  const int warp = rank / 32, lane = rank % 32;
-  const int m0 = (warp / Blk::WX) * Blk::WM + (lane / LX) * VW;
-  const int n0 = (warp % Blk::WX) * Blk::WN + (lane % LX) * VW;
+  int m0, n0;
+  scratchkit::detail::gemm_simt_place<Blk, S>(rank, m0, n0);
 
   S acc[TM][TN];
 #pragma unroll
@@ -120,39 +58,17 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
 #pragma unroll
     for (int j = 0; j < TN; ++j) acc[i][j] = S(0);
   }
-  load(0);
-  store(0);
+#pragma unroll
+  for (int s = 0; s < ST - 1; ++s) issue(s, s);
+  scratchkit::detail::gemm_cp_async_wait<ST - 2>();
   __syncthreads();
+  scratchkit::detail::GemmStageRing<ST> ring;
   for (int kt = 0; kt < nk; ++kt) {
-    const int cur   = kt & 1;
-    const bool more = kt + 1 < nk;
-    if (more) load((kt + 1) * BK);
-    const S* as = As + cur * BK * PA + m0;
-    const S* bs = Bs + cur * BK * BN + n0;
-#pragma unroll
-    for (int kk = 0; kk < BK; ++kk) {
-      S a[TM], b[TN];
-#pragma unroll
-      for (int g = 0; g < TM / VW; ++g) {
-        const Vec v = *reinterpret_cast<const Vec*>(as + kk * PA + g * LY * VW);
-#pragma unroll
-        for (int q = 0; q < VW; ++q) a[g * VW + q] = v.v[q];
-      }
-#pragma unroll
-      for (int h = 0; h < TN / VW; ++h) {
-        const Vec v = *reinterpret_cast<const Vec*>(bs + kk * BN + h * LX * VW);
-#pragma unroll
-        for (int q = 0; q < VW; ++q) b[h * VW + q] = v.v[q];
-      }
-#pragma unroll
-      for (int i = 0; i < TM; ++i) {
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
-      }
-    }
-    // The other buffer was last read before the previous barrier: safe to overwrite.
-    if (more) store(1 - cur);
+    issue(kt + ST - 1, ring.write());
+    scratchkit::detail::gemm_simt_compute<Blk>(acc, As + ring.rd * SA, Bs + ring.rd * SB, m0, n0);
+    scratchkit::detail::gemm_cp_async_wait<ST - 2>();
     __syncthreads();  // the only barrier of a slice
+    ring.next();
   }
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
@@ -169,51 +85,34 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
   }
 }
 
-/// The double path with a GemmMmaBlocking (the twin of detail::gemm_register_blocked_mma on the layer): the
-/// SIMT kernel's loads and double buffering, A and B by rows in swizzled shared memory, and per slice one
-/// m16n8k8 FP64 mma per tile of the warp (sm_80+; scalar FMAs in k order below that, as on the layer).
+/// The double path with a GemmMmaBlocking (the twin of detail::gemm_register_blocked_mma on the layer):
+/// Blk::stages slices of A and B by rows in swizzled shared memory, filled by cp.async (16-byte copies
+/// when a_vec / b_vec, zero-filled past the matrices) while the warps run one m16n8k8 FP64 mma per tile
+/// of the warp on an older slice (sm_80+; scalar FMAs in k order below that, as on the layer); one
+/// barrier per slice (scratchkit::detail::GemmStageRing).
 template <class Blk>
 __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
     gemm_register_blocked_mma_kernel(int M, int N, int K, double alpha, const double* __restrict__ A,
                                      const double* __restrict__ B, double beta, double* __restrict__ C, bool a_vec,
                                      bool b_vec, int lg) {
-  using Sh         = RbShape<double, Blk>;
-  using Vec        = RbVec<double>;
-  constexpr int VW = Sh::VW, NT = Sh::NT, BM = Sh::BM, BN = Sh::BN, BK = Sh::BK;
-  constexpr int KV = Sh::KV, NV = Sh::NV, AV = Sh::AV, BV = Sh::BV, LA = Sh::LA, LB = Sh::LB;
+  constexpr int S = Blk::stages, SA = Blk::a_stage, SB = Blk::b_stage, BK = Blk::BK;
   constexpr int MT = Blk::MT, NTL = Blk::NT;
-  using scratchkit::detail::gemm_mma_a_index;
-  using scratchkit::detail::gemm_mma_b_index;
-  __shared__ __align__(16) double As[2 * BM * BK];  // A by rows, buffers 0 and 1
-  __shared__ __align__(16) double Bs[2 * BK * BN];  // B by rows, buffers 0 and 1
+  __shared__ __align__(16) double As[S * SA];  // A by rows, stages 0 .. S-1
+  __shared__ __align__(16) double Bs[S * SB];  // B by rows, stages 0 .. S-1
   const int rank = threadIdx.x;
   int bx, by;  // grouped block order, as on the layer (scratchkit::detail::GemmGrid)
   scratchkit::detail::gemm_tile_of(blockIdx.x, blockIdx.y, lg, bx, by);
-  const int row0 = by * BM, col0 = bx * BN;
+  const int row0 = by * Blk::BM, col0 = bx * Blk::BN;
   if (row0 >= M) return;  // past the last tile row, in the last group (the whole block)
-  const int nk   = (K + BK - 1) / BK;
-
-  Vec ra[LA], rb[LB];
-  auto load = [&](int k0) { rb_load<double, Blk>(M, N, K, A, B, row0, col0, k0, rank, a_vec, b_vec, ra, rb); };
-  // Registers into buffer `buf`, swizzled, one 16-byte store per vector.
-  auto store = [&](int buf) {
-#pragma unroll
-    for (int p = 0; p < LA; ++p) {
-      const int v = rank + p * NT;
-      if (LA * NT != AV && v >= AV) break;
-      *reinterpret_cast<Vec*>(As + buf * BM * BK + gemm_mma_a_index(v / KV, (v % KV) * VW)) = ra[p];
-    }
-#pragma unroll
-    for (int p = 0; p < LB; ++p) {
-      const int v = rank + p * NT;
-      if (LB * NT != BV && v >= BV) break;
-      *reinterpret_cast<Vec*>(Bs + buf * BK * BN + gemm_mma_b_index<BN>(v / NV, (v % NV) * VW)) = rb[p];
-    }
+  const int nk = (K + BK - 1) / BK;
+  const scratchkit::detail::GemmMat<const double, true> a{A, K, 1}, b{B, N, 1};
+  auto issue = [&](int kt, int stage) {
+    if (kt < nk)
+      scratchkit::detail::gemm_mma_issue<Blk>(a, b, M, N, K, row0, col0, kt * BK, rank, a_vec, b_vec,
+                                              As + stage * SA, Bs + stage * SB);
+    scratchkit::detail::gemm_cp_async_commit();
   };
-
-  const int warp = rank / 32, lane = rank % 32, g = lane / 4, t = lane % 4;
-  const int wm = (warp / Blk::WX) * Blk::WM + g, wn = (warp % Blk::WX) * Blk::WN;
-  const scratchkit::detail::GemmMmaLane<Blk> lo(rank);  // fragment offsets in a slice buffer
+  const scratchkit::detail::GemmMmaLane<Blk> lo(rank);  // fragment offsets in a stage
 
   double acc[MT][NTL][4];
 #pragma unroll
@@ -224,43 +123,20 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
       for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0;
     }
   }
-  load(0);
-  store(0);
+#pragma unroll
+  for (int s = 0; s < S - 1; ++s) issue(s, s);
+  scratchkit::detail::gemm_cp_async_wait<S - 2>();
   __syncthreads();
+  scratchkit::detail::GemmStageRing<S> ring;
   for (int kt = 0; kt < nk; ++kt) {
-    const int cur   = kt & 1;
-    const bool more = kt + 1 < nk;
-    if (more) load((kt + 1) * BK);
-    const double* as = As + cur * BM * BK;
-    const double* bs = Bs + cur * BK * BN;
-#if SCRATCHKIT_GEMM_DMMA
-    double bf[NTL][2];
-#pragma unroll
-    for (int j = 0; j < NTL; ++j) {
-      bf[j][0] = bs[lo.b(j, 0)];
-      bf[j][1] = bs[lo.b(j, 1)];
-    }
-#pragma unroll
-    for (int i = 0; i < MT; ++i) {
-      const double af[4] = {as[lo.a(i, 0, 0)], as[lo.a(i, 1, 0)], as[lo.a(i, 0, 1)], as[lo.a(i, 1, 1)]};
-#pragma unroll
-      for (int j = 0; j < NTL; ++j) scratchkit::detail::gemm_dmma_16x8x8(acc[i][j], af, bf[j]);
-    }
-#else
-    for (int i = 0; i < MT; ++i)
-      for (int j = 0; j < NTL; ++j)
-        for (int e = 0; e < 4; ++e) {
-          const int m = wm + i * 16 + 8 * (e / 2), n = wn + j * 8 + 2 * t + e % 2;
-          double s    = acc[i][j][e];
-          for (int kk = 0; kk < 8; ++kk) s += as[gemm_mma_a_index(m, kk)] * bs[gemm_mma_b_index<BN>(kk, n)];
-          acc[i][j][e] = s;
-        }
-#endif
-    // The other buffer was last read before the previous barrier: safe to overwrite.
-    if (more) store(1 - cur);
+    issue(kt + S - 1, ring.write());
+    scratchkit::detail::gemm_mma_compute<Blk>(acc, As + ring.rd * SA, Bs + ring.rd * SB, lo, rank);
+    scratchkit::detail::gemm_cp_async_wait<S - 2>();
     __syncthreads();  // the only barrier of a slice
+    ring.next();
   }
-  const int m0 = row0 + wm, n0 = col0 + wn + 2 * t;
+  const int warp = rank / 32, lane = rank % 32;
+  const int m0 = row0 + (warp / Blk::WX) * Blk::WM + lane / 4, n0 = col0 + (warp % Blk::WX) * Blk::WN + 2 * (lane % 4);
 #pragma unroll
   for (int i = 0; i < MT; ++i) {
 #pragma unroll

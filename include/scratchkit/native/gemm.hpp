@@ -7,6 +7,7 @@
 #pragma once
 
 #include <scratchkit/config.hpp>
+#include <scratchkit/detail/load16.hpp>
 #include <scratchkit/kernels/variants.hpp>
 
 #include <cmath>
@@ -18,8 +19,10 @@ namespace detail {
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define SCRATCHKIT_HOST_DEVICE __host__ __device__
+#define SCRATCHKIT_GEMM_UNROLL _Pragma("unroll")
 #else
 #define SCRATCHKIT_HOST_DEVICE
+#define SCRATCHKIT_GEMM_UNROLL
 #endif
 
 /// alpha*acc + beta*c_old, written so that every compiler rounds it the same
@@ -68,16 +71,20 @@ SCRATCHKIT_HOST_DEVICE inline void gemm_tile_of(int x, int y, int lg, int& bx, i
 /// native twin so that both run the same tiles and launch bounds.
 ///
 /// A block of `threads` = 32 * (BM/WM) * (BN/WN) threads computes a BM x BN
-/// tile of C, walking K in slices of BK. Each warp owns a WM x WN warp tile;
-/// its lanes form an LY x LX grid (LY = WM/TM, LX = WN/TN, LY * LX = 32) and
-/// each lane holds a TM x TN thread tile in registers, split into 16-byte
-/// fragments interleaved with its neighbours' so that every shared-memory
-/// read is one conflict-free 16-byte vector. MinBlocks is the
-/// __launch_bounds__ occupancy hint (blocks per SM) given on both twins.
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MinBlocks_ = 1>
+/// tile of C, walking K in slices of BK, Stages slices in shared memory at a
+/// time (cp.async ring). Each warp owns a WM x WN warp tile; its lanes form an
+/// LY x LX grid (LY = WM/TM, LX = WN/TN, LY * LX = 32) and each lane holds a
+/// TM x TN thread tile in registers, split into 16-byte fragments interleaved
+/// with its neighbours' so that every shared-memory read is one 16-byte
+/// vector (A by rows, swizzled, 16 bytes = 16/sizeof k at once; B by rows).
+/// MinBlocks is the __launch_bounds__ occupancy hint (blocks per SM) given on
+/// both twins. The layer needs Stages * (a_stage + b_stage) * sizeof <= ~40 KB.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MinBlocks_ = 1, int Stages_ = 2>
 struct GemmBlocking {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int min_blocks = MinBlocks_;
+  static constexpr int stages     = Stages_;       ///< slices in flight in shared memory (cp.async pipeline)
+  static constexpr int a_stage = BM * BK, b_stage = BK * BN;  ///< elements of one A, B slice
   static constexpr int LY = WM / TM, LX = WN / TN;   ///< lanes of a warp along M and N
   static constexpr int WY = BM / WM, WX = BN / WN;   ///< warps of a block along M and N
   static constexpr int threads = 32 * WY * WX;       ///< 1-D block of this many threads
@@ -87,6 +94,7 @@ struct GemmBlocking {
                 "GemmBlocking: BM, BN multiples of WM, WN; WM, WN multiples of TM, TN");
   static_assert(LY * LX == 32, "GemmBlocking: a warp tile must hold 32 thread tiles");
   static_assert(threads <= 1024, "GemmBlocking: at most 1024 threads per block");
+  static_assert(Stages_ >= 2 && Stages_ <= 8, "GemmBlocking: 2 to 8 stages");
 };
 
 /// Blocking of the FP64 tensor-core path of GemmVariant::register_blocked
@@ -101,18 +109,24 @@ struct GemmBlocking {
 /// m8n8k4 on sm_80). Lane l = 4g + t holds elements (g, 2t), (g, 2t+1),
 /// (g+8, 2t), (g+8, 2t+1) of each mma tile. Elsewhere (host backends, other
 /// GPUs) the same threads compute the same elements with scalar FMAs.
-template <int BM_, int BN_, int WM_, int WN_, int MinBlocks_ = 1>
+template <int BM_, int BN_, int WM_, int WN_, int MinBlocks_ = 1, int Stages_ = 2>
 struct GemmMmaBlocking {
   static constexpr int BM = BM_, BN = BN_, BK = 8, WM = WM_, WN = WN_;
   static constexpr int min_blocks = MinBlocks_;
+  static constexpr int stages     = Stages_;        ///< slices in flight in shared memory (cp.async pipeline)
   static constexpr int MT = WM / 16, NT = WN / 8;  ///< mma tiles of a warp along M and N
   static constexpr int WY = BM / WM, WX = BN / WN;  ///< warps of a block along M and N
   static constexpr int threads = 32 * WY * WX;      ///< 1-D block of this many threads
+  static constexpr int a_stage = BM * BK, b_stage = BK * BN;  ///< doubles of one A, B slice
+  static constexpr int smem_bytes = stages * (a_stage + b_stage) * 8;  ///< both twins' shared memory
   static constexpr bool tensor_core = true;
   static_assert(BM > 0 && BN > 0 && WM > 0 && WN > 0 && MinBlocks_ > 0, "GemmMmaBlocking: positive sizes");
   static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 16 == 0,
                 "GemmMmaBlocking: BM, BN multiples of WM, WN; WM and WN multiples of 16");
   static_assert(threads <= 1024, "GemmMmaBlocking: at most 1024 threads per block");
+  static_assert(Stages_ >= 2 && Stages_ <= 8, "GemmMmaBlocking: 2 to 8 stages");
+  // Static shared memory of the native twin; the layer needs <= ~40 KB (Kokkos 4.6 level 0, see README).
+  static_assert(smem_bytes <= 48 * 1024, "GemmMmaBlocking: at most 48 KB of stages");
 };
 
 /// Shared-memory index of A(m, k) in a BM x 8 slice stored by rows: the
@@ -173,18 +187,271 @@ __device__ __forceinline__ void gemm_dmma_16x8x8(double (&c)[4], const double (&
 #define SCRATCHKIT_GEMM_DMMA 0
 #endif
 
+/// Asynchronous global -> shared copies of the GEMM pipelines (both twins): on
+/// sm_80+ cp.async (16 bytes: .cg, L2 only; one element: .ca), the bytes past
+/// src-size zero-filled, completed by gemm_cp_async_commit / _wait; elsewhere
+/// (host backends, older GPUs) a plain copy, complete at once. dst must be in
+/// shared memory on the GPU (the layer's level-0 scratch is), src readable
+/// even when !valid (it is not read then).
+template <class T>
+SCRATCHKIT_HD_FORCEINLINE void gemm_cp_async16(T* dst, const T* src, bool valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(valid ? 16 : 0) : "memory");
+#else
+  constexpr int W = static_cast<int>(16 / sizeof(T));
+  for (int q = 0; q < W; ++q) dst[q] = valid ? src[q] : T(0);
+#endif
+}
+/// One element, as gemm_cp_async16 (cp.async.ca of 4 or 8 bytes).
+template <class T>
+SCRATCHKIT_HD_FORCEINLINE void gemm_cp_async1(T* dst, const T* src, bool valid) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "gemm_cp_async1: 4- or 8-byte elements");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  if constexpr (sizeof(T) == 8)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(d), "l"(src), "r"(valid ? 8 : 0) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(valid ? 4 : 0) : "memory");
+#else
+  *dst = valid ? *src : T(0);
+#endif
+}
+/// Closes the group of this thread's copies issued since the last commit.
+SCRATCHKIT_HD_FORCEINLINE void gemm_cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+/// Waits until at most N of this thread's committed groups are still in flight
+/// (then a barrier makes every thread's completed copies visible to the block).
+template <int N>
+SCRATCHKIT_HD_FORCEINLINE void gemm_cp_async_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+/// A row-major-ish matrix operand as a raw pointer: element (r, c) at
+/// p[r * ld + c * cs], cs = 1 when Unit (row-major; the layer's LayoutRight
+/// Views and every native matrix). Strides in elements. The layer hands the
+/// kernels this instead of its Views, so that the hot loop keeps one pointer
+/// and one stride live, as the native twin does.
+template <class T, bool Unit>
+struct GemmMat {
+  T* p;
+  int ld, cs;
+  SCRATCHKIT_HOST_DEVICE long long at(int r, int c) const {
+    return static_cast<long long>(r) * ld + (Unit ? static_cast<long long>(c) : static_cast<long long>(c) * cs);
+  }
+};
+
+/// Issues this thread's copies of one tile of a slice into a shared stage:
+/// vector v = rank + p*NT of the tile's Total vectors is tile row v / PerRow,
+/// columns (v % PerRow)*VW + [0, VW), i.e. matrix row r0 + v / PerRow, column
+/// c0 + ...; it lands at dst[index(row, col)] (index maps 16-byte vectors to
+/// 16-byte vectors). Outside the rows x cols matrix: zeros. With `vec` (rows
+/// of 16-byte vectors, cols a multiple of VW) one 16-byte copy per vector,
+/// otherwise one per element.
+template <int L, int Total, int PerRow, int NT, class T, bool Unit, class Index>
+SCRATCHKIT_HD_FORCEINLINE void gemm_copy_tile(const GemmMat<const T, Unit>& X, int rows, int cols, int r0, int c0,
+                                              int rank, bool vec, T* dst, Index index) {
+  constexpr int VW = static_cast<int>(16 / sizeof(T));
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < L; ++p) {
+    const int v = rank + p * NT;
+    if (L * NT != Total && v >= Total) break;
+    const int tr = v / PerRow, tc = (v % PerRow) * VW;
+    const int r = r0 + tr, c = c0 + tc;
+    T* d        = dst + index(tr, tc);
+    if (vec) {
+      const bool ok = r < rows && c < cols;
+      gemm_cp_async16(d, ok ? X.p + X.at(r, c) : X.p, ok);
+    } else {
+  SCRATCHKIT_GEMM_UNROLL
+      for (int q = 0; q < VW; ++q) {
+        const bool ok = r < rows && c + q < cols;
+        gemm_cp_async1(d + q, ok ? X.p + X.at(r, c + q) : X.p, ok);
+      }
+    }
+  }
+}
+
 /// Derived sizes of GemmVariant::register_blocked for blocking Blk and element
 /// type Scalar (both twins use it).
 template <class Blk, class Scalar>
 struct GemmRbShape {
   static constexpr int VW = static_cast<int>(16 / sizeof(Scalar));  ///< elements per 16-byte vector
   static constexpr int NT = Blk::threads, BM = Blk::BM, BN = Blk::BN, BK = Blk::BK;
-  static constexpr int PA = BM + VW;  ///< A^T row pitch: the transposing stores hit distinct banks
   static constexpr int KV = BK / VW, NV = BN / VW;           ///< 16-byte vectors per row of an A, B slice
   static constexpr int AV = BM * KV, BV = BK * NV;           ///< vectors per A, B slice
   static constexpr int LA = (AV + NT - 1) / NT, LB = (BV + NT - 1) / NT;  ///< vectors per thread
-  static constexpr int a_size = 2 * BK * PA, b_size = 2 * BK * BN;        ///< two buffers each
   static_assert(BK % VW == 0 && BN % VW == 0, "register_blocked: BK and BN must be multiples of 16 bytes");
+};
+
+/// 16 bytes of T, for one vector access to shared memory.
+template <class T>
+struct alignas(16) GemmVec16 {
+  T v[16 / sizeof(T)];
+};
+/// dst[0..VW) = p[0..VW), p 16-byte aligned: one 16-byte load on the GPU.
+template <class T>
+SCRATCHKIT_HD_FORCEINLINE void gemm_ld16(const T* p, T* dst) {
+  constexpr int W = static_cast<int>(16 / sizeof(T));
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  const GemmVec16<T> q = *reinterpret_cast<const GemmVec16<T>*>(p);
+#pragma unroll
+  for (int j = 0; j < W; ++j) dst[j] = q.v[j];
+#else
+  for (int j = 0; j < W; ++j) dst[j] = p[j];
+#endif
+}
+
+/// Shared-memory index of A(m, k) in a BM x BK slice of the CUDA-core path,
+/// stored by rows: 16-byte vector k / VW of row m at vector (k / VW) ^
+/// ((m / VW) % KV). The lanes of a warp read LY rows VW apart at one vector
+/// column; the swizzle spreads them over distinct banks (conflict-free for
+/// LY <= KV, which holds for the default blocking: LY = KV = 4).
+template <int BK, int VW>
+struct GemmSimtAIndex {
+  static constexpr int KV = BK / VW;
+  static_assert((KV & (KV - 1)) == 0, "GemmSimtAIndex: BK / VW must be a power of two");
+  SCRATCHKIT_HOST_DEVICE int operator()(int m, int k) const {
+    return m * BK + (((k / VW) ^ ((m / VW) & (KV - 1))) * VW) + k % VW;
+  }
+};
+/// Shared-memory index of B(k, n) in a BK x BN slice stored by rows, unpermuted.
+template <int BN>
+struct GemmRowIndex {
+  SCRATCHKIT_HOST_DEVICE int operator()(int k, int n) const { return k * BN + n; }
+};
+
+/// Issues this thread's copies of slice k0 of the CUDA-core path (both
+/// twins): A(row0 + [0, BM), k0 + [0, BK)) into stage `as` (GemmSimtAIndex),
+/// B(k0 + [0, BK), col0 + [0, BN)) into stage `bs` by rows, zeros outside.
+template <class Blk, class T, bool UA, bool UB>
+SCRATCHKIT_HD_FORCEINLINE void gemm_simt_issue(const GemmMat<const T, UA>& A, const GemmMat<const T, UB>& B, int M,
+                                               int N, int K, int row0, int col0, int k0, int rank, bool a_vec,
+                                               bool b_vec, T* as, T* bs) {
+  using Sh = GemmRbShape<Blk, T>;
+  gemm_copy_tile<Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, M, K, row0, k0, rank, a_vec, as,
+                                                 GemmSimtAIndex<Sh::BK, Sh::VW>());
+  gemm_copy_tile<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, K, N, k0, col0, rank, b_vec, bs, GemmRowIndex<Sh::BN>());
+}
+
+/// Where thread `rank` of a GemmBlocking block sits in the block tile: its
+/// rows are m0 + g*LY*VW + q and its columns n0 + h*LX*VW + q (g < TM/VW,
+/// h < TN/VW, q < VW).
+template <class Blk, class T>
+SCRATCHKIT_HOST_DEVICE inline void gemm_simt_place(int rank, int& m0, int& n0) {
+  constexpr int VW = static_cast<int>(16 / sizeof(T));
+  const int warp = rank / 32, lane = rank % 32;
+  m0 = (warp / Blk::WX) * Blk::WM + (lane / Blk::LX) * VW;
+  n0 = (warp % Blk::WX) * Blk::WN + (lane % Blk::LX) * VW;
+}
+
+/// One slice of the CUDA-core path (both twins): c[i][j] += A(m_i, k) B(k, n_j)
+/// for k = 0..BK-1 in order (one multiply-add each, as every other variant).
+/// Per 16-byte column kq of A: TM vector reads give VW k of each row, then per k
+/// TN/VW vector reads of B.
+template <class Blk, class T>
+SCRATCHKIT_HD_FORCEINLINE void gemm_simt_compute(T (&c)[Blk::TM][Blk::TN], const T* as, const T* bs, int m0, int n0) {
+  constexpr int VW = static_cast<int>(16 / sizeof(T)), BK = Blk::BK, BN = Blk::BN, KV = BK / VW;
+  constexpr int TM = Blk::TM, TN = Blk::TN, LY = Blk::LY, LX = Blk::LX;
+  static_assert(TM % VW == 0 && TN % VW == 0, "register_blocked: TM and TN must be multiples of 16 bytes");
+  SCRATCHKIT_GEMM_UNROLL
+  for (int kq = 0; kq < KV; ++kq) {
+    T a[TM][VW];
+  SCRATCHKIT_GEMM_UNROLL
+    for (int g = 0; g < TM / VW; ++g) {
+      const int col = (kq ^ ((m0 / VW + g * LY) & (KV - 1))) * VW;  // GemmSimtAIndex of rows m0 + g*LY*VW + q
+  SCRATCHKIT_GEMM_UNROLL
+      for (int q = 0; q < VW; ++q) gemm_ld16(as + (m0 + g * LY * VW + q) * BK + col, a[g * VW + q]);
+    }
+  SCRATCHKIT_GEMM_UNROLL
+    for (int kk = 0; kk < VW; ++kk) {
+      T b[TN];
+  SCRATCHKIT_GEMM_UNROLL
+      for (int h = 0; h < TN / VW; ++h) gemm_ld16(bs + (kq * VW + kk) * BN + n0 + h * LX * VW, b + h * VW);
+  SCRATCHKIT_GEMM_UNROLL
+      for (int i = 0; i < TM; ++i) {
+  SCRATCHKIT_GEMM_UNROLL
+        for (int j = 0; j < TN; ++j) c[i][j] += a[i][kk] * b[j];
+      }
+    }
+  }
+}
+
+/// Swizzled slice indices of the tensor-core path, as functors for gemm_copy_tile.
+struct GemmMmaAIndex {
+  SCRATCHKIT_HOST_DEVICE int operator()(int m, int k) const { return gemm_mma_a_index(m, k); }
+};
+template <int BN>
+struct GemmMmaBIndex {
+  SCRATCHKIT_HOST_DEVICE int operator()(int k, int n) const { return gemm_mma_b_index<BN>(k, n); }
+};
+
+/// Issues this thread's copies of slice k0 of the tensor-core path (both
+/// twins): A(row0 + [0, BM), k0 + [0, 8)) into stage `as`, B(k0 + [0, 8),
+/// col0 + [0, BN)) into stage `bs`, swizzled, zeros outside the matrices.
+template <class Blk, bool UA, bool UB>
+SCRATCHKIT_HD_FORCEINLINE void gemm_mma_issue(const GemmMat<const double, UA>& A, const GemmMat<const double, UB>& B,
+                                              int M, int N, int K, int row0, int col0, int k0, int rank, bool a_vec,
+                                              bool b_vec, double* as, double* bs) {
+  using Sh = GemmRbShape<Blk, double>;
+  gemm_copy_tile<Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, M, K, row0, k0, rank, a_vec, as, GemmMmaAIndex());
+  gemm_copy_tile<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, K, N, k0, col0, rank, b_vec, bs, GemmMmaBIndex<Sh::BN>());
+}
+
+/// One slice of the tensor-core path (both twins, so the same mma sequence):
+/// on CUDA sm_80+ one m16n8k8 FP64 mma per tile of the warp, i outer, j
+/// inner, fragments read from stages `as`, `bs` at the offsets of `l`;
+/// elsewhere each thread sums its own elements over the 8 k of the slice in
+/// order with scalar multiply-adds (same result up to the order in a slice).
+template <class Blk>
+SCRATCHKIT_HD_FORCEINLINE void gemm_mma_compute(double (&c)[Blk::MT][Blk::NT][4], const double* as, const double* bs,
+                                                const GemmMmaLane<Blk>& l, int rank) {
+  constexpr int MT = Blk::MT, NT = Blk::NT;
+#if SCRATCHKIT_GEMM_DMMA
+  (void)rank;
+  double bf[NT][2];
+#pragma unroll
+  for (int j = 0; j < NT; ++j) {
+    bf[j][0] = bs[l.b(j, 0)];
+    bf[j][1] = bs[l.b(j, 1)];
+  }
+#pragma unroll
+  for (int i = 0; i < MT; ++i) {
+    const double af[4] = {as[l.a(i, 0, 0)], as[l.a(i, 1, 0)], as[l.a(i, 0, 1)], as[l.a(i, 1, 1)]};
+#pragma unroll
+    for (int j = 0; j < NT; ++j) gemm_dmma_16x8x8(c[i][j], af, bf[j]);
+  }
+#else
+  (void)l;
+  const int warp = rank / 32, g = rank % 32 / 4, t = rank % 4;
+  const int wm = (warp / Blk::WX) * Blk::WM + g, wn = (warp % Blk::WX) * Blk::WN;
+  for (int i = 0; i < MT; ++i)
+    for (int j = 0; j < NT; ++j)
+      for (int e = 0; e < 4; ++e) {
+        const int m = wm + i * 16 + 8 * (e / 2), n = wn + j * 8 + 2 * t + e % 2;
+        double s    = c[i][j][e];
+        for (int kk = 0; kk < 8; ++kk) s += as[gemm_mma_a_index(m, kk)] * bs[gemm_mma_b_index<Blk::BN>(kk, n)];
+        c[i][j][e] = s;
+      }
+#endif
+}
+
+/// Stage ring of the cp.async pipelines (both twins): slice kt lives in stage
+/// kt % S. Prologue: slices 0 .. S-2 issued, one commit group each. Step kt:
+/// issue slice kt+S-1 into stage (kt-1) % S (read during step kt-1, before
+/// the last barrier), commit (an empty group past the last slice keeps the
+/// count), math on stage kt % S, wait until slice kt+1 has landed (at most S-2
+/// groups in flight), barrier: one barrier per slice.
+template <int S>
+struct GemmStageRing {
+  int rd = 0;  ///< stage of slice kt
+  SCRATCHKIT_HOST_DEVICE int write() const { return rd == 0 ? S - 1 : rd - 1; }  ///< stage of slice kt+S-1
+  SCRATCHKIT_HOST_DEVICE void next() { rd = rd == S - 1 ? 0 : rd + 1; }
 };
 
 /// The blocking GemmVariant::register_blocked runs with, per type (both
@@ -202,9 +469,10 @@ struct GemmDefaultBlocking<float> {
 template <>
 struct GemmDefaultBlocking<double> {
   // FP64 tensor cores: 64 x 128 x 8, 4 warps of 32 x 64 (2 x 8 mma tiles), 128 threads, 2 blocks
-  // per SM: the fastest candidate on the H100 (0.701x / 0.742x cuBLAS DGEMM at 4096^3 / 8192^3;
-  // perf/results/h100/gemm_tune.txt).
-  using type = GemmMmaBlocking<64, 128, 32, 64, 2>;
+  // per SM: the fastest candidate on the H100 with 2 stages (0.701x / 0.742x cuBLAS DGEMM at
+  // 4096^3 / 8192^3; perf/results/h100/gemm_tune.txt); 3 cp.async stages (36 KB, under the
+  // layer's 40 KB) hide two slices of load latency instead of one.
+  using type = GemmMmaBlocking<64, 128, 32, 64, 2, 3>;
 };
 
 }  // namespace detail

@@ -138,22 +138,27 @@ std::string space_name() {
   return ExecSpace::name();
 }
 
-/// The block's scratch base as the kernel should see it. On CUDA level 0 the
-/// pointer Kokkos hands out is generic, and nvcc cannot prove it is in shared
-/// memory: every access would be a generic ld/st. Rebuilding it from a
-/// `__shared__` symbol plus its offset in the shared window lets every access
-/// compile to ld.shared/st.shared, as in a native kernel (perf/NOTES.md, finding 1).
+/// The block's scratch base as the kernel should see it: the pointer Kokkos
+/// hands out, raised to base_alignment. On CUDA level 0 that pointer is
+/// generic, and nvcc cannot prove it is in shared memory: every access would
+/// be a generic ld/st. Rebuilding it from a `__shared__` symbol plus its
+/// offset in the shared window lets every access compile to
+/// ld.shared/st.shared, as in a native kernel (perf/NOTES.md, finding 1); the
+/// rounding is done on the 32-bit window offset (the window is aligned far
+/// beyond 128 bytes), which saves the 64-bit arithmetic in every block.
 template <class ExecSpace, int Level>
 KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
   if constexpr (Level == 0 && std::is_same<ExecSpace, Kokkos::Cuda>::value) {
     extern __shared__ char scratchkit_shared_base[];
-    const unsigned off = static_cast<unsigned>(__cvta_generic_to_shared(p)) -
-                         static_cast<unsigned>(__cvta_generic_to_shared(scratchkit_shared_base));
-    return scratchkit_shared_base + off;
+    constexpr unsigned mask = static_cast<unsigned>(base_alignment) - 1u;
+    const unsigned s        = static_cast<unsigned>(__cvta_generic_to_shared(p));
+    const unsigned s0       = static_cast<unsigned>(__cvta_generic_to_shared(scratchkit_shared_base));
+    return scratchkit_shared_base + (((s + mask) & ~mask) - s0);
   }
 #endif
-  return p;
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  return p + (round_up(a, base_alignment) - a);
 }
 
 /// Kokkos functor: builds the Block from the team and calls the kernel body.
@@ -164,12 +169,13 @@ struct BlockFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   F m_f;
   BlockGeometry m_geo;
-  std::size_t m_request;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    char* raw = static_cast<char*>(team.team_scratch(Level).get_shmem(m_request));
-    const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(raw);
-    char* base = scratch_window<ExecSpace, Level>(raw + (round_up(a, base_alignment) - a));
+    // The start of the team's scratch: the launch reserved plan.scratch_bytes
+    // there (set_scratch_size), so no allocation is needed, and a request of
+    // 0 bytes lets the compiler drop get_shmem's capacity check and its
+    // null-pointer path from every block.
+    char* base = scratch_window<ExecSpace, Level>(static_cast<char*>(team.team_scratch(Level).get_shmem(0)));
     const Block<ExecSpace> block(team, m_geo, base);
     m_f(block);
   }
@@ -180,7 +186,7 @@ template <class Bounds, int Level, class ExecSpace, class F>
 void launch_at_level(const ExecSpace& exec, const std::string& label, const LaunchParams& p, LaunchPlan plan,
                      const F& body) {
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_threads, Bounds::min_blocks>>;
-  BlockFunctor<ExecSpace, F, Level> functor{body, plan.geometry, plan.scratch_bytes};
+  BlockFunctor<ExecSpace, F, Level> functor{body, plan.geometry};
   auto with_scratch = [&](policy_type pol) {
     return pol.set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)));
   };

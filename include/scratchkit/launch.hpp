@@ -229,23 +229,33 @@ LaunchPlan plan_launch(const LaunchParams& p) {
   using policy_type = Kokkos::TeamPolicy<ExecSpace>;
   LaunchPlan plan;
   const Dim3 g = p.grid(), b = p.block();
-  std::ostringstream err;
-  err << "scratchkit: cannot launch on " << detail::space_name<ExecSpace>() << ": ";
+  // The message stream is built only on failure: constructing an ostringstream
+  // costs about a microsecond of host time on every launch, before the kernel
+  // is enqueued.
+  const auto begin_error = [](std::ostringstream& err) {
+    err << "scratchkit: cannot launch on " << detail::space_name<ExecSpace>() << ": ";
+  };
 
   if (b.x < 1 || b.y < 1 || b.z < 1 || b.x > BlockLimits::max_x || b.y > BlockLimits::max_y ||
       b.z > BlockLimits::max_z || b.count() > BlockLimits::max_threads) {
+    std::ostringstream err;
+    begin_error(err);
     err << "block shape " << detail::dim_str(b) << " (" << b.count()
         << " threads) is outside the limits: each dimension >= 1, x,y <= " << BlockLimits::max_x
         << ", z <= " << BlockLimits::max_z << ", at most " << BlockLimits::max_threads << " threads";
     throw LaunchError(err.str());
   }
   if (g.x < 0 || g.y < 0 || g.z < 0 || g.count() > INT_MAX) {
+    std::ostringstream err;
+    begin_error(err);
     err << "grid " << detail::dim_str(g) << " must be non-negative with at most " << INT_MAX << " blocks";
     throw LaunchError(err.str());
   }
   if (p.has_required_layout()) p.required_layout().require_fits(p.dynamic_bytes());
   constexpr std::size_t absurd = std::size_t(1) << 48;  // keeps the sums below from overflowing
   if (p.static_bytes() > absurd || p.dynamic_bytes() > absurd) {
+    std::ostringstream err;
+    begin_error(err);
     err << "block scratch request of static " << p.static_bytes() << " + dynamic " << p.dynamic_bytes()
         << " bytes is beyond any device (level-0 scratch has "
         << static_cast<std::size_t>(policy_type::scratch_size_max(0)) << " bytes available per team)";
@@ -266,6 +276,8 @@ LaunchPlan plan_launch(const LaunchParams& p) {
   } else if (p.scratch_fallback() == ScratchFallback::level1 && plan.scratch_bytes <= plan.level1_max) {
     plan.scratch_level = 1;
   } else {
+    std::ostringstream err;
+    begin_error(err);
     err << "block scratch of " << plan.scratch_bytes << " bytes requested (static " << p.static_bytes()
         << " + dynamic " << p.dynamic_bytes() << " + " << (plan.scratch_bytes - p.static_bytes() - p.dynamic_bytes())
         << " alignment), but level-0 scratch has " << plan.level0_max << " bytes available per team";

@@ -121,7 +121,10 @@ class Block {
   KOKKOS_INLINE_FUNCTION void threads(const F& f) const {
     enter_threads();
     if constexpr (is_gpu) {
-      if (m_self.rank < m_nthreads) f(m_self);
+      // The team is exactly the block's threads (launch() sets team size =
+      // block threads, vector length 1): every hardware thread is a logical one.
+      SCRATCHKIT_BOUNDS_CHECK(m_self.rank < m_nthreads, "scratchkit: GPU team larger than the block");
+      f(m_self);
     } else {
       const int ts = m_team.team_size();
       if (ts == 1) {
@@ -176,11 +179,12 @@ class Block {
 
   // -- implementation: used by SharedArray / DynamicSharedArray ----------
   /// Takes the next `bytes` of the static region, aligned to `align`.
-  /// Aborts if the kernel declares more static scratch than the launch planned.
+  /// Aborts (traps in GPU release builds) if the kernel declares more static
+  /// scratch than the launch planned.
   KOKKOS_INLINE_FUNCTION void* impl_take_static(std::size_t bytes, std::size_t align) const {
     const std::size_t off = detail::round_up(m_cursor, align);
-    if (off + bytes > m_geo.static_bytes)
-      SCRATCHKIT_ABORT("scratchkit: the kernel declares more static scratch (SharedArray/PaddedTile) "
+    SCRATCHKIT_REQUIRE(off + bytes <= m_geo.static_bytes,
+                       "scratchkit: the kernel declares more static scratch (SharedArray/PaddedTile) "
                        "than its LaunchParams planned; list every array in LaunchParams::uses<...>()");
     m_cursor = off + bytes;
     return m_base + off;

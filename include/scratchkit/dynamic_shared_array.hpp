@@ -46,8 +46,9 @@ class SharedSpan {
 /// }
 /// \endcode
 /// A partition that runs past the pool is rejected on the host before the
-/// launch (`LaunchParams::shared_mem_bytes(layout)` / `require`), and aborts
-/// in the kernel when it is only known there.
+/// launch (`LaunchParams::shared_mem_bytes(layout)` / `require`); `offset`
+/// checks it again on host backends and, on GPUs, in builds with
+/// SCRATCHKIT_ENABLE_BOUNDS_CHECK.
 template <class T, std::size_t Align = 16>
 struct DynamicSharedArray {
   static_assert(detail::is_pow2(Align), "DynamicSharedArray: Align must be a power of two");
@@ -65,10 +66,12 @@ struct DynamicSharedArray {
   template <class BlockT>
   KOKKOS_INLINE_FUNCTION static SharedSpan<T> offset(const BlockT& block, std::size_t byte_offset,
                                                      std::size_t count) {
-    if (byte_offset % Align != 0)
-      SCRATCHKIT_ABORT("scratchkit: DynamicSharedArray::offset not a multiple of Align");
-    if (byte_offset + count * sizeof(T) > block.dynamic_shared_bytes())
-      SCRATCHKIT_ABORT("scratchkit: DynamicSharedArray::offset runs past the dynamic pool");
+    // Checked on the host before the launch (LaunchParams::require /
+    // shared_mem_bytes(layout)); again here on host backends and in
+    // bounds-checked builds, not in every GPU block.
+    SCRATCHKIT_HOST_CHECK(byte_offset % Align == 0, "scratchkit: DynamicSharedArray::offset not a multiple of Align");
+    SCRATCHKIT_HOST_CHECK(byte_offset + count * sizeof(T) <= block.dynamic_shared_bytes(),
+                          "scratchkit: DynamicSharedArray::offset runs past the dynamic pool");
     // The pool starts base_alignment-aligned and byte_offset is a multiple of Align.
     return SharedSpan<T>(detail::assume_aligned<Align>(reinterpret_cast<T*>(block.impl_dynamic_base() + byte_offset)),
                          count);

@@ -138,28 +138,32 @@ std::string space_name() {
   return ExecSpace::name();
 }
 
-/// The block's scratch base as the kernel should see it. On CUDA level 0 the
-/// pointer Kokkos hands out is generic, and nvcc cannot prove it is in shared
-/// memory: every access would be a generic ld/st. Rebuilding it from a
-/// `__shared__` symbol plus its offset in the shared window lets every access
-/// compile to ld.shared/st.shared, as in a native kernel (perf/NOTES.md, finding 1).
+/// The block's scratch base as the kernel should see it: the pointer Kokkos
+/// hands out, raised to base_alignment. On CUDA level 0 that pointer is
+/// generic, and nvcc cannot prove it is in shared memory: every access would
+/// be a generic ld/st. Rebuilding it from a `__shared__` symbol plus its
+/// offset in the shared window lets every access compile to
+/// ld.shared/st.shared, as in a native kernel (perf/NOTES.md, finding 1); the
+/// rounding is done on the 32-bit window offset (the window is aligned far
+/// beyond 128 bytes), which saves the 64-bit arithmetic in every block.
 template <class ExecSpace, int Level>
 KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
   if constexpr (Level == 0 && std::is_same<ExecSpace, Kokkos::Cuda>::value) {
     static_assert(base_alignment == 128, "scratch_window: update the __align__ below");
     extern __shared__ __align__(128) char scratchkit_shared_base[];
-    // p is base_alignment-aligned (BlockFunctor rounds it up) and the shared
-    // window keeps low address bits, so clearing the offset's low bits changes
-    // nothing at run time; it lets nvcc prove every tile row's alignment and
-    // vectorise row reads (ld.shared.v4) as it does for a `__shared__` array.
-    const unsigned off = (static_cast<unsigned>(__cvta_generic_to_shared(p)) -
-                          static_cast<unsigned>(__cvta_generic_to_shared(scratchkit_shared_base))) &
-                         ~static_cast<unsigned>(base_alignment - 1);
-    return assume_aligned<base_alignment>(scratchkit_shared_base + off);
+    // p rounded up to base_alignment on its 32-bit shared offset. The symbol is
+    // 128-aligned, so the final mask changes nothing at run time; it lets nvcc
+    // prove every tile row's alignment and vectorise row reads (ld.shared.v4)
+    // as it does for a `__shared__` array.
+    constexpr unsigned mask = static_cast<unsigned>(base_alignment) - 1u;
+    const unsigned s        = static_cast<unsigned>(__cvta_generic_to_shared(p));
+    const unsigned s0       = static_cast<unsigned>(__cvta_generic_to_shared(scratchkit_shared_base));
+    return assume_aligned<base_alignment>(scratchkit_shared_base + ((((s + mask) & ~mask) - s0) & ~mask));
   }
 #endif
-  return p;
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  return p + (round_up(a, base_alignment) - a);
 }
 
 /// Kokkos functor: builds the Block from the team and calls the kernel body.
@@ -170,12 +174,13 @@ struct BlockFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   F m_f;
   BlockGeometry m_geo;
-  std::size_t m_request;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    char* raw = static_cast<char*>(team.team_scratch(Level).get_shmem(m_request));
-    const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(raw);
-    char* base = scratch_window<ExecSpace, Level>(raw + (round_up(a, base_alignment) - a));
+    // The start of the team's scratch: the launch reserved plan.scratch_bytes
+    // there (set_scratch_size), so no allocation is needed, and a request of
+    // 0 bytes lets the compiler drop get_shmem's capacity check and its
+    // null-pointer path from every block.
+    char* base = scratch_window<ExecSpace, Level>(static_cast<char*>(team.team_scratch(Level).get_shmem(0)));
     const Block<ExecSpace> block(team, m_geo, base);
     m_f(block);
   }
@@ -186,7 +191,7 @@ template <class Bounds, int Level, class ExecSpace, class F>
 void launch_at_level(const ExecSpace& exec, const std::string& label, const LaunchParams& p, LaunchPlan plan,
                      const F& body) {
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_threads, Bounds::min_blocks>>;
-  BlockFunctor<ExecSpace, F, Level> functor{body, plan.geometry, plan.scratch_bytes};
+  BlockFunctor<ExecSpace, F, Level> functor{body, plan.geometry};
   auto with_scratch = [&](policy_type pol) {
     return pol.set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)));
   };
@@ -229,23 +234,33 @@ LaunchPlan plan_launch(const LaunchParams& p) {
   using policy_type = Kokkos::TeamPolicy<ExecSpace>;
   LaunchPlan plan;
   const Dim3 g = p.grid(), b = p.block();
-  std::ostringstream err;
-  err << "scratchkit: cannot launch on " << detail::space_name<ExecSpace>() << ": ";
+  // The message stream is built only on failure: constructing an ostringstream
+  // costs about a microsecond of host time on every launch, before the kernel
+  // is enqueued.
+  const auto begin_error = [](std::ostringstream& err) {
+    err << "scratchkit: cannot launch on " << detail::space_name<ExecSpace>() << ": ";
+  };
 
   if (b.x < 1 || b.y < 1 || b.z < 1 || b.x > BlockLimits::max_x || b.y > BlockLimits::max_y ||
       b.z > BlockLimits::max_z || b.count() > BlockLimits::max_threads) {
+    std::ostringstream err;
+    begin_error(err);
     err << "block shape " << detail::dim_str(b) << " (" << b.count()
         << " threads) is outside the limits: each dimension >= 1, x,y <= " << BlockLimits::max_x
         << ", z <= " << BlockLimits::max_z << ", at most " << BlockLimits::max_threads << " threads";
     throw LaunchError(err.str());
   }
   if (g.x < 0 || g.y < 0 || g.z < 0 || g.count() > INT_MAX) {
+    std::ostringstream err;
+    begin_error(err);
     err << "grid " << detail::dim_str(g) << " must be non-negative with at most " << INT_MAX << " blocks";
     throw LaunchError(err.str());
   }
   if (p.has_required_layout()) p.required_layout().require_fits(p.dynamic_bytes());
   constexpr std::size_t absurd = std::size_t(1) << 48;  // keeps the sums below from overflowing
   if (p.static_bytes() > absurd || p.dynamic_bytes() > absurd) {
+    std::ostringstream err;
+    begin_error(err);
     err << "block scratch request of static " << p.static_bytes() << " + dynamic " << p.dynamic_bytes()
         << " bytes is beyond any device (level-0 scratch has "
         << static_cast<std::size_t>(policy_type::scratch_size_max(0)) << " bytes available per team)";
@@ -266,6 +281,8 @@ LaunchPlan plan_launch(const LaunchParams& p) {
   } else if (p.scratch_fallback() == ScratchFallback::level1 && plan.scratch_bytes <= plan.level1_max) {
     plan.scratch_level = 1;
   } else {
+    std::ostringstream err;
+    begin_error(err);
     err << "block scratch of " << plan.scratch_bytes << " bytes requested (static " << p.static_bytes()
         << " + dynamic " << p.dynamic_bytes() << " + " << (plan.scratch_bytes - p.static_bytes() - p.dynamic_bytes())
         << " alignment), but level-0 scratch has " << plan.level0_max << " bytes available per team";

@@ -25,6 +25,46 @@
   } while (0)
 #endif
 
+/// SCRATCHKIT_REQUIRE(cond, msg): a check of the launch plan made inside a
+/// kernel (scratch declared beyond what the launch planned). On host backends
+/// and with SCRATCHKIT_ENABLE_BOUNDS_CHECK it aborts with msg. In GPU device
+/// code otherwise it traps: Kokkos::abort there is a printf call, whose
+/// argument buffer and calling convention cost every kernel a stack frame,
+/// registers and a dozen instructions before its first load even when the
+/// check passes (perf/NOTES.md); a trap is one predicated instruction.
+#if defined(SCRATCHKIT_ENABLE_BOUNDS_CHECK) || \
+    !(defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__))
+#define SCRATCHKIT_REQUIRE(cond, msg)   \
+  do {                                  \
+    if (!(cond)) SCRATCHKIT_ABORT(msg); \
+  } while (0)
+#elif defined(__CUDA_ARCH__)
+#define SCRATCHKIT_REQUIRE(cond, msg) \
+  do {                                \
+    if (!(cond)) __trap();            \
+  } while (0)
+#else
+#define SCRATCHKIT_REQUIRE(cond, msg) \
+  do {                                \
+    if (!(cond)) __builtin_trap();    \
+  } while (0)
+#endif
+
+/// SCRATCHKIT_HOST_CHECK(cond, msg): a check that host backends always make
+/// and GPU device code makes only with SCRATCHKIT_ENABLE_BOUNDS_CHECK (the
+/// condition is already checked on the host before the launch).
+#if defined(SCRATCHKIT_ENABLE_BOUNDS_CHECK) || \
+    !(defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__))
+#define SCRATCHKIT_HOST_CHECK(cond, msg) \
+  do {                                   \
+    if (!(cond)) SCRATCHKIT_ABORT(msg);  \
+  } while (0)
+#else
+#define SCRATCHKIT_HOST_CHECK(cond, msg) \
+  do {                                   \
+  } while (0)
+#endif
+
 namespace scratchkit {
 namespace detail {
 

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/kernels/variants.hpp>
@@ -183,17 +184,19 @@ void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
                      .shared_mem_bytes(BS * sizeof(T));
   launch<ReduceBounds>(exec, "scratchkit::reduce_tree", p, KOKKOS_LAMBDA(const B_t& b) {
     auto sdata = DynamicSharedArray<T>::get(b);
-    const std::size_t base = static_cast<std::size_t>(b.block_idx().x) * (2 * BS);
+    const int blk = b.team().league_rank();  // the block's index (grid is 1-D): no blockIdx decode
+    const std::size_t base = static_cast<std::size_t>(blk) * (2 * BS);
     b.threads([&](const Thread& t) {
       const std::size_t i = base + t.rank;
       T v = R::identity();
-      if (i < n) v = in(i);
-      if (i + BS < n) v = R::apply(v, in(i + BS));
+      // read-only path (ld.global.nc), as the native twin's const __restrict__ loads
+      if (i < n) v = read_only(in, i);
+      if (i + BS < n) v = R::apply(v, read_only(in, i + BS));
       sdata[t.rank] = v;
     });
     sync_threads(b);
     block_tree<R>(b, sdata);
-    b.once([&]() { out[b.block_idx().x] = sdata[0]; });
+    b.once([&]() { out[blk] = sdata[0]; });
   });
 }
 

@@ -22,32 +22,48 @@ namespace scratchkit {
 namespace perf {
 namespace raw {
 
-/// transpose tiled_padded: 32 x 33 tile, 32 x 8 threads, each moving 4 elements (as the layer's).
+/// transpose tiled_padded: the layer's blocking (TransposeDefaultBlocking: ER x EC tile padded to
+/// ER x (EC + 1), 32 x BR threads, tiles in groups of G tile rows), same accesses, same launch bounds.
 template <class ExecSpace, class View>
 void transpose_tiled_padded(const ExecSpace& exec, const View& in, const View& out) {
-  using T        = typename View::non_const_value_type;
-  using policy   = Kokkos::TeamPolicy<ExecSpace>;
-  using member   = typename policy::member_type;
-  constexpr int TL = detail::transpose_tile, BR = detail::transpose_block_rows;
-  using Tile = Kokkos::View<T[TL][TL + 1], Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
+  using T      = typename View::non_const_value_type;
+  using Bk     = typename detail::TransposeDefaultBlocking<T>::type;
+  using policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bk::threads, Bk::min_blocks>>;
+  using member = typename policy::member_type;
+  constexpr int ER = Bk::ER, EC = Bk::EC, BR = Bk::BR, G = Bk::G;
+  using Tile = Kokkos::View<T[ER][EC + 1], Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   const int rows = static_cast<int>(in.extent(0)), cols = static_cast<int>(in.extent(1));
-  const int gx = ceil_div(cols, TL), gy = ceil_div(rows, TL);
-  if (gx == 0 || gy == 0) return;
-  const auto pol = policy(exec, gx * gy, TL * BR).set_scratch_size(0, Kokkos::PerTeam(Tile::shmem_size()));
+  const int nbx = ceil_div(cols, EC), nby = ceil_div(rows, ER);
+  if (nbx == 0 || nby == 0) return;
+  const auto pol = policy(exec, nbx * nby, Bk::threads).set_scratch_size(0, Kokkos::PerTeam(Tile::shmem_size()));
   Kokkos::parallel_for("scratchkit::bench::raw_kokkos_transpose_tiled_padded", pol, KOKKOS_LAMBDA(const member& m) {
     Tile tile(m.team_scratch(0));
-    const int bx = m.league_rank() % gx, by = m.league_rank() / gx;
-    const int row0 = by * TL, col0 = bx * TL;
-    const int tx = m.team_rank() % TL, ty = m.team_rank() / TL;
-    for (int j = 0; j < TL; j += BR) {
-      const int r = row0 + ty + j, c = col0 + tx;
-      if (r < rows && c < cols) tile(ty + j, tx) = in(r, c);
+    int tile_row, tile_col;
+    detail::transpose_tile_of(m.league_rank(), nbx, nby, G, tile_row, tile_col);
+    const int row0 = tile_row * ER, col0 = tile_col * EC;
+    const int tx = m.team_rank() % 32, ty = m.team_rank() / 32;
+    const bool full = row0 + ER <= rows && col0 + EC <= cols;  // interior tile: no bounds checks
+    if (full) {
+      for (int j = 0; j < ER; j += BR)
+        for (int i = 0; i < EC; i += 32) tile(ty + j, tx + i) = in(row0 + ty + j, col0 + tx + i);
+    } else {
+      for (int j = 0; j < ER; j += BR)
+        for (int i = 0; i < EC; i += 32) {
+          const int r = row0 + ty + j, c = col0 + tx + i;
+          if (r < rows && c < cols) tile(ty + j, tx + i) = in(r, c);
+        }
     }
     m.team_barrier();
-    for (int j = 0; j < TL; j += BR) {
-      const int r = row0 + tx, c = col0 + ty + j;
-      if (r < rows && c < cols) out(c, r) = tile(tx, ty + j);
+    if (full) {
+      for (int j = 0; j < EC; j += BR)
+        for (int i = 0; i < ER; i += 32) out(col0 + ty + j, row0 + tx + i) = tile(tx + i, ty + j);
+    } else {
+      for (int j = 0; j < EC; j += BR)
+        for (int i = 0; i < ER; i += 32) {
+          const int c = col0 + ty + j, r = row0 + tx + i;
+          if (r < rows && c < cols) out(c, r) = tile(tx + i, ty + j);
+        }
     }
   });
 }

@@ -10,17 +10,21 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using namespace scratchkit;
 
 namespace {
 
-const int transpose_sizes[][2] = {{0, 5},  {5, 0},     {1, 1},      {31, 33},  {32, 32},
-                                  {33, 31}, {1000, 7}, {257, 1025}, {1, 4097}, {4097, 1}};
+// 4097 x 65 and 65 x 4097: more tile rows than one raster group of tiled_padded (G <= 32
+// tile rows of ER <= 64), with a partial last group, and tiles cut at both edges.
+const int transpose_sizes[][2] = {{0, 5},     {5, 0},      {1, 1},    {31, 33},  {32, 32},  {33, 31},
+                                  {1000, 7},  {257, 1025}, {1, 4097}, {4097, 1}, {4097, 65}, {65, 4097}};
 
 const TransposeVariant transpose_variants[] = {TransposeVariant::naive, TransposeVariant::tiled,
                                                TransposeVariant::tiled_padded};
@@ -124,6 +128,31 @@ TEMPLATE_LIST_TEST_CASE("Transpose on the layer takes any layout", "[transpose][
       check_transpose<Exec, float, Left, Left>(v, s[0], s[1]);
       check_transpose_window<Exec, float>(v, s[0], s[1]);
       check_transpose_window<Exec, double>(v, s[0], s[1]);
+    }
+}
+
+TEST_CASE("Transpose tile order visits every tile once", "[transpose][layer]") {
+  // transpose_tile_of (grouped raster of tiled_padded): a bijection from block numbers onto the
+  // nby x nbx tiles, for full and partial last groups, single rows and columns, G = 1 (row-major).
+  for (const int G : {1, 2, 8, 16, 32})
+    for (const auto& g : {std::array<int, 2>{1, 1}, {1, 7}, {7, 1}, {5, 3}, {32, 5}, {33, 5}, {70, 9}, {100, 1}}) {
+      const int nby = g[0], nbx = g[1];
+      CAPTURE(G, nby, nbx);
+      std::vector<int> seen(static_cast<std::size_t>(nbx) * nby, 0);
+      bool in_range = true;
+      for (int blk = 0; blk < nbx * nby; ++blk) {
+        int tr = -1, tc = -1;
+        detail::transpose_tile_of(blk, nbx, nby, G, tr, tc);
+        if (tr < 0 || tr >= nby || tc < 0 || tc >= nbx) {
+          in_range = false;
+          continue;
+        }
+        ++seen[static_cast<std::size_t>(tr) * nbx + tc];
+        // Inside a group the tile row runs fastest: the tile rows blk visits are those of its group.
+        if (tr / G != blk / (G * nbx)) in_range = false;
+      }
+      CHECK(in_range);
+      CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
     }
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Transpose by hand in CUDA with __shared__: the twin of include/scratchkit/kernels/transpose.hpp.
 // Same variants, block shape, tile mapping and accesses; a transpose only moves values, so the
-// twins agree bit for bit.
+// twins agree bit for bit. tiled_padded: src/cuda/transpose_padded.cuh.
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
+#include "transpose_padded.cuh"
 
 #include <climits>
 #include <sstream>
@@ -39,10 +40,11 @@ __global__ void __launch_bounds__(T* BR, MIN_BLOCKS)
   }
 }
 
-// P is the tile's row pitch: T (tiled, column reads conflict 32-way) or T + 1 (tiled_padded).
-template <class S, int P>
+// Through an unpadded 32 x 32 tile: the column reads of the second phase conflict 32-way.
+template <class S>
 __global__ void __launch_bounds__(T* BR, MIN_BLOCKS)
-    transpose_tile_kernel(int rows, int cols, int nbx, const S* __restrict__ in, S* __restrict__ out) {
+    transpose_tiled_kernel(int rows, int cols, int nbx, const S* __restrict__ in, S* __restrict__ out) {
+  constexpr int P = T;
   __shared__ S tile[T * P];
   int row0, col0;
   tile_origin(nbx, row0, col0);
@@ -94,12 +96,12 @@ void transpose_impl(TransposeVariant v, int rows, int cols, const S* in, S* out,
       SCRATCHKIT_CUDA_CHECK_LAUNCH("transpose_naive");
       return;
     case TransposeVariant::tiled:
-      transpose_tile_kernel<S, T><<<grid, block, 0, s>>>(rows, cols, nbx, in, out);
+      transpose_tiled_kernel<S><<<grid, block, 0, s>>>(rows, cols, nbx, in, out);
       SCRATCHKIT_CUDA_CHECK_LAUNCH("transpose_tiled");
       return;
     case TransposeVariant::tiled_padded:
-      transpose_tile_kernel<S, T + 1><<<grid, block, 0, s>>>(rows, cols, nbx, in, out);
-      SCRATCHKIT_CUDA_CHECK_LAUNCH("transpose_tiled_padded");
+      detail::launch_transpose_padded<S, typename scratchkit::detail::TransposeDefaultBlocking<S>::type>(rows, cols, in,
+                                                                                                     out, s);
       return;
   }
   throw UnsupportedError(std::string("scratchkit::native::cuda::transpose: variant ") + name(v) +

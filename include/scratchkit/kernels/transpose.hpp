@@ -19,7 +19,7 @@
 namespace scratchkit {
 namespace detail {
 
-/// Tile edge of every transpose variant: a block covers 32 x 32 elements.
+/// Tile edge of naive and tiled: a block covers 32 x 32 elements (tiled_padded: TransposeBlocking).
 constexpr int transpose_tile = 32;
 /// Block rows: blocks are 32 x 8 threads, each moving 32 / 8 = 4 elements
 /// (fewer threads than elements: each thread's loads are independent, which
@@ -28,15 +28,10 @@ constexpr int transpose_block_rows = 8;
 /// Launch bounds: 8 blocks of 256 threads per SM (32 registers), full occupancy.
 constexpr int transpose_min_blocks = 8;
 
-/// The (r, c) element of a 32 x 32 tile: flat with pitch 32 (tiled) ...
+/// The (r, c) element of the unpadded 32 x 32 tile of `tiled` (pitch 32: column reads conflict 32-way).
 template <class T>
 KOKKOS_INLINE_FUNCTION T& transpose_tile_at(const SharedArray<T, transpose_tile * transpose_tile>& s, int r, int c) {
   return s[r * transpose_tile + c];
-}
-/// ... or padded to pitch 33 (tiled_padded), so a warp reading a column hits 32 banks.
-template <class T>
-KOKKOS_INLINE_FUNCTION T& transpose_tile_at(const PaddedTile<T, transpose_tile, transpose_tile>& s, int r, int c) {
-  return s(r, c);
 }
 
 /// Grid of 32 x 32 tiles over a rows x cols input, numbered on a 1-D grid
@@ -73,7 +68,7 @@ void transpose_naive(const ExecSpace& exec, const InView& in, const OutView& out
   });
 }
 
-/// tiled and tiled_padded: Tile is SharedArray<T, 32*32> or PaddedTile<T, 32, 32>.
+/// tiled: through the unpadded tile Tile = SharedArray<T, 32*32>.
 template <class Tile, class ExecSpace, class InView, class OutView>
 void transpose_through_tile(const ExecSpace& exec, const char* label, const InView& in, const OutView& out) {
   using B_t        = Block<ExecSpace>;
@@ -102,6 +97,60 @@ void transpose_through_tile(const ExecSpace& exec, const char* label, const InVi
       for (int j = 0; j < T; j += BR) {
         const int c = col0 + ty + j;
         if (r < rows && c < cols) out(c, r) = transpose_tile_at(tile, tx, ty + j);
+      }
+    });
+  });
+}
+
+/// tiled_padded with blocking Bk (TransposeBlocking, native/transpose.hpp): an
+/// ER x EC tile through an ER x (EC + 1) PaddedTile, 32 x BR threads, tiles in
+/// groups of G tile rows (transpose_tile_of), as src/cuda/transpose_padded.cuh.
+template <class Bk, class ExecSpace, class InView, class OutView>
+void transpose_padded(const ExecSpace& exec, const InView& in, const OutView& out) {
+  using B_t        = Block<ExecSpace>;
+  using Scalar     = typename OutView::non_const_value_type;
+  using Tile       = PaddedTile<Scalar, Bk::ER, Bk::EC>;
+  constexpr int ER = Bk::ER, EC = Bk::EC, BR = Bk::BR, G = Bk::G;
+  const int rows = static_cast<int>(in.extent(0)), cols = static_cast<int>(in.extent(1));
+  const int nbx = ceil_div(cols, EC), nby = ceil_div(rows, ER);
+  const auto params = LaunchParams(Dim3(nbx * nby), Dim3(32, BR)).uses<Tile>();
+  launch<LaunchBounds<Bk::threads, Bk::min_blocks>>(exec, "scratchkit::transpose_tiled_padded", params, KOKKOS_LAMBDA(const B_t& b) {
+    Tile tile(b);
+    int tile_row, tile_col;
+    transpose_tile_of(b.team().league_rank(), nbx, nby, G, tile_row, tile_col);
+    const int row0 = tile_row * ER, col0 = tile_col * EC;
+    // Interior tiles need no bounds checks: their loads are unpredicated and all of a
+    // thread's ER * EC / (32 * BR) loads are issued before the first shared store (a
+    // predicate per load would split them into batches of 4-7: fewer bytes in flight).
+    const bool full = row0 + ER <= rows && col0 + EC <= cols;
+    b.threads([&](const Thread& t) {
+      const int tx = t.rank % 32, ty = t.rank / 32;
+      // A warp reads 32 consecutive elements of one input row into a tile row.
+      if (full) {
+        for (int j = 0; j < ER; j += BR)
+          for (int i = 0; i < EC; i += 32) tile(ty + j, tx + i) = read_only(in, row0 + ty + j, col0 + tx + i);
+      } else {
+        for (int j = 0; j < ER; j += BR)
+          for (int i = 0; i < EC; i += 32) {
+            const int r = row0 + ty + j, c = col0 + tx + i;
+            if (r < rows && c < cols) tile(ty + j, tx + i) = read_only(in, r, c);
+          }
+      }
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      const int tx = t.rank % 32, ty = t.rank / 32;
+      // A warp reads a tile column (32 banks, thanks to the padding) and writes 32
+      // consecutive elements of one output row.
+      if (full) {
+        for (int j = 0; j < EC; j += BR)
+          for (int i = 0; i < ER; i += 32) out(col0 + ty + j, row0 + tx + i) = tile(tx + i, ty + j);
+      } else {
+        for (int j = 0; j < EC; j += BR)
+          for (int i = 0; i < ER; i += 32) {
+            const int c = col0 + ty + j, r = row0 + tx + i;
+            if (r < rows && c < cols) out(c, r) = tile(tx + i, ty + j);
+          }
       }
     });
   });
@@ -191,15 +240,14 @@ void transpose(const ExecSpace& exec, TransposeVariant variant, const InView& in
     return;
   }
   if (in.extent(0) == 0 || in.extent(1) == 0) return;
-  using Flat   = SharedArray<Scalar, T * T>;
-  using Padded = PaddedTile<Scalar, T, T>;
+  using Flat = SharedArray<Scalar, T * T>;
   switch (variant) {
     case TransposeVariant::naive: detail::transpose_naive(exec, in, out); return;
     case TransposeVariant::tiled:
       detail::transpose_through_tile<Flat>(exec, "scratchkit::transpose_tiled", in, out);
       return;
     case TransposeVariant::tiled_padded:
-      detail::transpose_through_tile<Padded>(exec, "scratchkit::transpose_tiled_padded", in, out);
+      detail::transpose_padded<typename detail::TransposeDefaultBlocking<Scalar>::type>(exec, in, out);
       return;
   }
   throw UnsupportedError(std::string("scratchkit::transpose: variant ") + name(variant) +

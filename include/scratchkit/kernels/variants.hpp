@@ -44,7 +44,7 @@ enum class Stencil3DVariant {
 enum class TransposeVariant {
   naive,         ///< read rows, write columns directly
   tiled,         ///< through a 32x32 shared tile
-  tiled_padded,  ///< through a 32x33 shared tile: no bank conflicts
+  tiled_padded,  ///< through a padded shared tile (TransposeBlocking): no bank conflicts, more bytes per thread
 };
 
 /// Histogram variants.

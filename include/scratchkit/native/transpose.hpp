@@ -12,7 +12,75 @@
 #include <cstddef>
 #include <cstdint>
 
+#if !defined(SCRATCHKIT_HOST_DEVICE)
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SCRATCHKIT_HOST_DEVICE __host__ __device__
+#else
+#define SCRATCHKIT_HOST_DEVICE
+#endif
+#endif
+
 namespace scratchkit {
+namespace detail {
+
+/// Blocking of TransposeVariant::tiled_padded (both twins and perf/raw_kokkos.hpp).
+///
+/// A block of 32 x BR threads moves an ER x EC tile of `in` (ER rows, EC
+/// contiguous columns) through an ER x (EC + 1) padded shared tile: each
+/// thread loads ER * EC / (32 * BR) elements before the barrier (all
+/// independent, so they are in flight together) and stores as many after it.
+/// Warps read 32 consecutive elements of an input row and write 32
+/// consecutive elements of an output row; the padding makes the column reads
+/// of the second phase conflict-free. Tiles are numbered in groups of G tile
+/// rows, tile row fastest inside a group (transpose_tile_of), so that the
+/// blocks resident at one time cover a squarish patch of `in` and of `out`
+/// instead of a few full tile rows: both the reads and the writes then come
+/// in runs of several KB per matrix row rather than 128-byte pieces spread
+/// over the whole output. MinBlocks is the launch bound's blocks per SM.
+template <int ER_, int EC_, int BR_, int G_, int MinBlocks_>
+struct TransposeBlocking {
+  static constexpr int ER = ER_, EC = EC_, BR = BR_, G = G_, min_blocks = MinBlocks_;
+  static constexpr int threads = 32 * BR;
+  static_assert(ER % 32 == 0 && EC % 32 == 0 && ER > 0 && EC > 0, "TransposeBlocking: tile edges multiples of 32");
+  static_assert(BR > 0 && ER % BR == 0 && EC % BR == 0, "TransposeBlocking: BR divides both tile edges");
+  static_assert(threads <= 1024 && G > 0 && G <= 32 && MinBlocks_ > 0,
+                "TransposeBlocking: at most 1024 threads, G in [1, 32] (keeps G * tile columns in an int)");
+};
+
+/// The blocking TransposeVariant::tiled_padded runs with, per type (both
+/// twins; perf/transpose_tune.cu times the candidates against a device copy).
+/// The tile must fit the host backends' 32 KB of team scratch too.
+template <class Scalar>
+struct TransposeDefaultBlocking;
+template <>
+struct TransposeDefaultBlocking<float> {
+  // 64 x 64 tile (16.6 KB), 256 threads moving 16 floats each (64 B in flight per thread,
+  // up to 128 KB per SM at 8 blocks; 32 registers), groups of 16 tile rows (1024 rows).
+  using type = TransposeBlocking<64, 64, 8, 16, 8>;
+};
+template <>
+struct TransposeDefaultBlocking<double> {
+  // 32 x 64 tile (16.6 KB), 256 threads moving 8 doubles each (64 B in flight per thread),
+  // groups of 32 tile rows (1024 rows). 6 blocks per SM: 40 registers, which the layer needs
+  // to issue all 8 loads before its first shared store (at 32 it issues 5, then 3).
+  using type = TransposeBlocking<32, 64, 8, 32, 6>;
+};
+
+/// Tile (tile_row, tile_col) of block `blk` on an nby x nbx grid of tiles
+/// numbered in groups of G tile rows: inside a group the tile row runs
+/// fastest, then the tile column; the last group may have fewer rows.
+SCRATCHKIT_HOST_DEVICE inline void transpose_tile_of(int blk, int nbx, int nby, int G, int& tile_row, int& tile_col) {
+  const int span   = G * nbx;  // blocks of a full group (<= 32 * nbx: no overflow, see transpose())
+  const int group  = blk / span;
+  const int first  = group * G;
+  const int height = nby - first < G ? nby - first : G;
+  const int within = blk - group * span;
+  tile_col         = within / height;
+  tile_row         = first + within % height;
+}
+
+}  // namespace detail
+
 namespace native {
 namespace cuda {
 

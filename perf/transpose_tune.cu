@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// scratchkit-transpose-tune: times candidate blockings of the native tiled_padded
+// transpose (src/cuda/transpose_padded.cuh) against a device-to-device copy of the
+// same bytes, float and double, to pick TransposeDefaultBlocking
+// (include/scratchkit/native/transpose.hpp) per type.
+//
+//   scratchkit-transpose-tune [n ...]     (default: 16384; n x n)
+//
+// One line per type, size and config: time (median of 7 runs after 2 warm-up runs,
+// cudaEvents; out is overwritten with NaN before every run, as the bench's prepare
+// step does), GB/s counting in read once + out written once, percent of the copy,
+// registers, spill bytes, blocks per SM, and the number of wrong elements (must be 0).
+// Config "ERxEC brBR gG bMIN (T thr)": ER x EC tile, 32 x BR threads, groups of G tile
+// rows, launch bound of MIN blocks per SM. The default of each type is marked '*';
+// "32x32 br8 g1" is the tiled_padded of session 2 (32 x 33 tile, row-major tile order; here
+// with the interior fast path, which changes nothing at 4 loads per thread).
+#include <scratchkit/native/transpose.hpp>
+
+#include "transpose_padded.cuh"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using scratchkit::detail::TransposeBlocking;
+namespace sk = scratchkit::native::cuda::detail;
+
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "transpose_tune: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+#define TUNE_CUDA(expr) cuda_check((expr), #expr)
+
+/// x[i] = a distinct value per i (exact in float up to 2^24, then still mostly distinct).
+template <class T>
+__global__ void fill_kernel(T* x, long long n) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    x[i] = static_cast<T>(i % 16777213) + static_cast<T>(0.5);
+}
+
+/// *bad += elements with out(c, r) != in(r, c) (bitwise: NaN poison counts as wrong).
+template <class T>
+__global__ void count_wrong_kernel(int rows, int cols, const T* in, const T* out, unsigned long long* bad) {
+  unsigned long long local = 0;
+  const long long n = static_cast<long long>(rows) * cols;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long r = i / cols, c = i % cols;
+    const T a = in[i], b = out[c * rows + r];
+    if (!(a == b)) ++local;
+  }
+  if (local) atomicAdd(bad, local);
+}
+
+/// Median time in ms of `run` over 7 runs, after 2 untimed ones; `prepare` before each, untimed.
+template <class P, class F>
+double median_ms(const P& prepare, const F& run) {
+  cudaEvent_t a, b;
+  TUNE_CUDA(cudaEventCreate(&a));
+  TUNE_CUDA(cudaEventCreate(&b));
+  for (int i = 0; i < 2; ++i) {
+    prepare();
+    run();
+  }
+  std::vector<double> t;
+  for (int i = 0; i < 7; ++i) {
+    prepare();
+    TUNE_CUDA(cudaEventRecord(a));
+    run();
+    TUNE_CUDA(cudaEventRecord(b));
+    TUNE_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    TUNE_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  TUNE_CUDA(cudaEventDestroy(a));
+  TUNE_CUDA(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class T>
+struct Problem {
+  int n;
+  T *in = nullptr, *out = nullptr;
+  unsigned long long* bad = nullptr;
+  double copy_ms = 0;
+
+  explicit Problem(int n_) : n(n_) {
+    TUNE_CUDA(cudaMalloc(&in, bytes()));
+    TUNE_CUDA(cudaMalloc(&out, bytes()));
+    TUNE_CUDA(cudaMalloc(&bad, sizeof(*bad)));
+    fill_kernel<T><<<1024, 256>>>(in, elements());
+    TUNE_CUDA(cudaGetLastError());
+    copy_ms = median_ms([&] { poison(); }, [&] { TUNE_CUDA(cudaMemcpyAsync(out, in, bytes(), cudaMemcpyDeviceToDevice)); });
+  }
+  ~Problem() {
+    cudaFree(in);
+    cudaFree(out);
+    cudaFree(bad);
+  }
+  long long elements() const { return static_cast<long long>(n) * n; }
+  size_t bytes() const { return static_cast<size_t>(elements()) * sizeof(T); }
+  void poison() const { TUNE_CUDA(cudaMemsetAsync(out, 0xff, bytes())); }  // NaN: must be overwritten
+  unsigned long long wrong() const {
+    TUNE_CUDA(cudaMemset(bad, 0, sizeof(*bad)));
+    count_wrong_kernel<T><<<1024, 256>>>(n, n, in, out, bad);
+    TUNE_CUDA(cudaGetLastError());
+    unsigned long long h = 0;
+    TUNE_CUDA(cudaMemcpy(&h, bad, sizeof(h), cudaMemcpyDeviceToHost));
+    return h;
+  }
+  double gbps(double ms) const { return 2.0 * bytes() / (ms * 1e6); }
+};
+
+const char* type_name(float) { return "float"; }
+const char* type_name(double) { return "double"; }
+
+template <class T>
+void print_line(const Problem<T>& p, const std::string& config, double ms, const cudaFuncAttributes* fa, int occ,
+                unsigned long long wrong) {
+  std::printf("%-6s %5d^2  %-30s %8.4f ms %7.1f GB/s  %5.1f %% of copy", type_name(T()), p.n, config.c_str(), ms,
+              p.gbps(ms), 100.0 * p.copy_ms / ms);
+  if (fa)
+    std::printf("  regs %3d spill %3zu B  %2d blk/SM  wrong %llu", fa->numRegs, fa->localSizeBytes, occ, wrong);
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+template <class Bk>
+std::string config_name() {
+  char name[96];
+  std::snprintf(name, sizeof name, "%dx%d br%d g%d b%d (%d thr)", Bk::ER, Bk::EC, Bk::BR, Bk::G, Bk::min_blocks,
+                Bk::threads);
+  return name;
+}
+
+template <class T, class Bk>
+void time_config(const Problem<T>& p) {
+  using Default          = typename scratchkit::detail::TransposeDefaultBlocking<T>::type;
+  const std::string name = (std::is_same<Bk, Default>::value ? "*" : " ") + config_name<Bk>();
+  auto kernel            = sk::transpose_padded_kernel<T, Bk>;
+  cudaFuncAttributes fa{};
+  TUNE_CUDA(cudaFuncGetAttributes(&fa, kernel));
+  int occ = 0;
+  TUNE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, Bk::threads, 0));
+  const double ms = median_ms([&] { p.poison(); }, [&] { sk::launch_transpose_padded<T, Bk>(p.n, p.n, p.in, p.out, 0); });
+  TUNE_CUDA(cudaDeviceSynchronize());
+  print_line(p, name, ms, &fa, occ, p.wrong());
+}
+
+template <class T, class... Bks>
+void tune(const std::vector<int>& sizes) {
+  for (int n : sizes) {
+    Problem<T> p(n);
+    print_line(p, " cudaMemcpyAsync (same bytes)", p.copy_ms, nullptr, 0, 0);
+    (time_config<T, Bks>(p), ...);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes;
+  for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  if (sizes.empty()) sizes = {16384};
+  cudaDeviceProp prop{};
+  TUNE_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, %d SMs, CC %d.%d\n", prop.name, prop.multiProcessorCount, prop.major, prop.minor);
+  // ER, EC, BR, G, min blocks per SM. Tiles must stay <= 32 KB for the layer's host backends.
+  tune<float, TransposeBlocking<32, 32, 8, 1, 8>, TransposeBlocking<32, 32, 8, 8, 8>,
+       TransposeBlocking<32, 32, 8, 16, 8>, TransposeBlocking<32, 32, 8, 32, 8>, TransposeBlocking<64, 64, 8, 1, 8>,
+       TransposeBlocking<64, 64, 8, 4, 8>, TransposeBlocking<64, 64, 8, 8, 8>, TransposeBlocking<64, 64, 8, 16, 8>,
+       TransposeBlocking<64, 64, 8, 32, 8>, TransposeBlocking<64, 64, 16, 16, 4>, TransposeBlocking<64, 64, 32, 16, 2>,
+       TransposeBlocking<32, 64, 8, 16, 8>, TransposeBlocking<64, 32, 8, 16, 8>, TransposeBlocking<32, 128, 8, 16, 8>,
+       TransposeBlocking<128, 32, 8, 16, 8>>(sizes);
+  tune<double, TransposeBlocking<32, 32, 8, 1, 8>, TransposeBlocking<32, 32, 8, 8, 8>,
+       TransposeBlocking<32, 32, 8, 16, 8>, TransposeBlocking<32, 32, 8, 32, 8>, TransposeBlocking<32, 64, 8, 1, 6>,
+       TransposeBlocking<32, 64, 8, 8, 6>, TransposeBlocking<32, 64, 8, 16, 6>, TransposeBlocking<32, 64, 8, 32, 6>,
+       TransposeBlocking<64, 32, 8, 16, 6>, TransposeBlocking<32, 64, 8, 32, 8>, TransposeBlocking<32, 64, 16, 16, 4>,
+       TransposeBlocking<32, 32, 4, 16, 16>,
+       TransposeBlocking<64, 64, 8, 16, 6>>(sizes);
+  return 0;
+}

@@ -18,11 +18,13 @@ namespace {
 
 constexpr int BX = 32, BY = 8;  // block (x, y)
 constexpr int TILE_MIN_BLOCKS = 8;  // tile_2d_halo launch bounds: 8 blocks of 256 threads per SM
+constexpr int TILE_ZB = 8;          // tile_2d_halo: consecutive planes per block
 constexpr int ZC = 32;          // planes per block of z_streaming
 constexpr int max_grid_y = 65535;
 
-// Grid: x = the x-y tiles (flattened, x fastest), y = z planes (tile_2d_halo)
-// or z chunks (z_streaming), looped above gridDim.y's limit.
+// Grid: x = the x-y tiles (flattened, x fastest), y = groups of TILE_ZB
+// consecutive planes (tile_2d_halo) or z chunks (z_streaming), looped above
+// gridDim.y's limit.
 template <class S>
 __global__ void __launch_bounds__(BX* BY, TILE_MIN_BLOCKS) stencil_3d_tile_2d_halo_kernel(const S* __restrict__ in, S* __restrict__ out, int nz, int ny,
                                                int nx, int nbx, S c0, S c1) {
@@ -31,7 +33,8 @@ __global__ void __launch_bounds__(BX* BY, TILE_MIN_BLOCKS) stencil_3d_tile_2d_ha
   const int x = (blockIdx.x % nbx) * BX + tx, y = (blockIdx.x / nbx) * BY + ty;
   const bool inside  = x < nx && y < ny;
   const long long pl = static_cast<long long>(ny) * nx;
-  for (int z = blockIdx.y; z < nz; z += gridDim.y) {
+  for (int zb = blockIdx.y * TILE_ZB; zb < nz; zb += static_cast<int>(gridDim.y) * TILE_ZB)
+  for (int z = zb, ze = zb + TILE_ZB < nz ? zb + TILE_ZB : nz; z < ze; ++z) {
     const bool interior = z > 0 && z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1;
     const long long i   = z * pl + static_cast<long long>(y) * nx + x;
     S zm = S(0), zp = S(0);
@@ -63,7 +66,7 @@ __global__ void __launch_bounds__(BX* BY, TILE_MIN_BLOCKS) stencil_3d_tile_2d_ha
         out[i] = u;
       }
     }
-    if (z + static_cast<int>(gridDim.y) < nz) __syncthreads();  // the tile is rewritten for the next plane
+    __syncthreads();  // the tile is rewritten for the next plane
   }
 }
 
@@ -232,7 +235,7 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
   const dim3 block(BX, BY);
   const cudaStream_t s = detail::as_stream(stream);
   if (v == Stencil3DVariant::tile_2d_halo) {
-    const dim3 grid(static_cast<unsigned>(tiles), std::min(nz, max_grid_y));
+    const dim3 grid(static_cast<unsigned>(tiles), std::min(detail::ceil_div(nz, TILE_ZB), max_grid_y));
     stencil_3d_tile_2d_halo_kernel<S><<<grid, block, 0, s>>>(in, out, nz, ny, nx, nbx, c0, c1);
     SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_tile_2d_halo");
   } else {

@@ -31,6 +31,8 @@ constexpr int stencil3d_bx = 32;
 constexpr int stencil3d_by = 8;
 /// Launch bounds of tile_2d_halo: 8 blocks of 256 threads per SM (32 registers).
 constexpr int stencil3d_tile_min_blocks = 8;
+/// Consecutive planes one tile_2d_halo block does (native twin: TILE_ZB).
+constexpr int stencil3d_tile_zb = 8;
 /// Planes one block of Stencil3DVariant::z_streaming marches through: blocks
 /// over (x-y tile, z chunk), so that mid-sized grids still fill the GPU.
 constexpr int stencil3d_zchunk = 32;
@@ -53,11 +55,21 @@ struct Stencil3DIndex {
   }
 };
 
-// Grid of both variants: x = the x-y tiles (flattened, x fastest), y = z planes
-// (tile_2d_halo) or z chunks (z_streaming), looped above gridDim.y's limit.
-template <class ExecSpace, class InView, class OutView>
-void stencil_3d_tile_2d_halo(const ExecSpace& exec, const InView& in, const OutView& out,
-                             typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
+// tile_2d_halo: a block of 32 x 8 threads owns one x-y tile of
+// stencil3d_tile_zb consecutive planes and does them one after the other
+// (grid: x tiles, y tiles, plane groups, looped above gridDim.y's limit).
+// A plane is little work (one load, store and a few halo cells per thread),
+// so a block's fixed cost (launch, coordinates, scratch base) is spread over
+// several planes; block coordinates come from b.block_idx() (multiply-shift),
+// and a point's offset is computed once per phase from raw pointers and 64-bit
+// strides (neighbours: that offset plus a stride), as in the native kernel.
+// Plane z+1's centre is read at plane z (as zp) and again at plane z+1 by the
+// same threads: an L1 hit.
+// SameIndex: in and out share their strides (the native case).
+template <bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
+void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const OutView& out,
+                                typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
+                                Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_) {
   using T    = typename OutView::non_const_value_type;
   using B_t  = Block<ExecSpace>;
   using Tile = Stencil3DTile<T>;
@@ -65,40 +77,47 @@ void stencil_3d_tile_2d_halo(const ExecSpace& exec, const InView& in, const OutV
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
             nx = static_cast<int>(in.extent(2));
   const int nbx = ceil_div(nx, BX), nby = ceil_div(ny, BY);
-  const int gy  = std::min(nz, stencil3d_max_grid_y);
-  const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
+  constexpr int ZB = stencil3d_tile_zb;
+  const int gz  = std::min(ceil_div(nz, ZB), stencil3d_max_grid_y);
+  const T* ip   = in.data();
+  T* op         = out.data();
+  const auto p  = LaunchParams(Dim3(nbx, nby, gz), Dim3(BX, BY)).uses<Tile>();
   launch<LaunchBounds<BX * BY, stencil3d_tile_min_blocks>>(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
+    const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
     Tile tile(b);
     PerThread<T, B_t, BX * BY> zm(b), zp(b);  // z neighbours, loaded before the barrier
-    // The block's (tile, first plane) from its linear index (tile fastest);
-    // the thread's (x, y) from its rank (bx = 32: a mask and a shift).
-    const int blk = b.team().league_rank(), ntiles = nbx * nby;
-    const int zf = blk / ntiles, tl = blk - zf * ntiles;
-    const int x0 = (tl % nbx) * BX, y0 = (tl / nbx) * BY;
-    for (int z = zf; z < nz; z += gy) {
+    const Dim3 bi = b.block_idx();
+    const int x0 = bi.x * BX, y0 = bi.y * BY;
+    for (int zb = bi.z * ZB; zb < nz; zb += gz * ZB)
+    for (int z = zb, ze = zb + ZB < nz ? zb + ZB : nz; z < ze; ++z) {
       b.threads([&](const Thread& t) {
-        const int tx = t.rank % BX, ty = t.rank / BX;
+        // bx = 32: a mask and a shift (the rank is never negative).
+        const int tx = static_cast<int>(static_cast<unsigned>(t.rank) % BX);
+        const int ty = static_cast<int>(static_cast<unsigned>(t.rank) / BX);
         const int x = x0 + tx, y = y0 + ty;
         if (x < nx && y < ny) {
+          const T* s = ip + iat(z, y, x);
           // Centre and the halo cells next to it; cells outside the grid are
           // never read (their neighbours are boundary points).
-          tile(ty + 1, tx + 1) = read_only(in, z, y, x);
-          if (tx == 0 && x > 0) tile(ty + 1, 0) = read_only(in, z, y, x - 1);
-          if (tx == BX - 1 && x + 1 < nx) tile(ty + 1, BX + 1) = read_only(in, z, y, x + 1);
-          if (ty == 0 && y > 0) tile(0, tx + 1) = read_only(in, z, y - 1, x);
-          if (ty == BY - 1 && y + 1 < ny) tile(BY + 1, tx + 1) = read_only(in, z, y + 1, x);
+          tile(ty + 1, tx + 1) = load_read_only(s);
+          if (tx == 0 && x > 0) tile(ty + 1, 0) = load_read_only(s - iat(0, 0, 1));
+          if (tx == BX - 1 && x + 1 < nx) tile(ty + 1, BX + 1) = load_read_only(s + iat(0, 0, 1));
+          if (ty == 0 && y > 0) tile(0, tx + 1) = load_read_only(s - iat.sy);
+          if (ty == BY - 1 && y + 1 < ny) tile(BY + 1, tx + 1) = load_read_only(s + iat.sy);
           if (z > 0 && z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1) {
-            zm(t) = read_only(in, z - 1, y, x);
-            zp(t) = read_only(in, z + 1, y, x);
+            zm(t) = load_read_only(s - iat.sz);
+            zp(t) = load_read_only(s + iat.sz);
           }
         }
       });
       sync_threads(b);
       b.threads([&](const Thread& t) {
-        const int tx = t.rank % BX, ty = t.rank / BX;
+        const int tx = static_cast<int>(static_cast<unsigned>(t.rank) % BX);
+        const int ty = static_cast<int>(static_cast<unsigned>(t.rank) / BX);
         const int x = x0 + tx, y = y0 + ty;
         if (x < nx && y < ny) {
           const T u = tile(ty + 1, tx + 1);
+          T* d      = op + oat(z, y, x);
           if (z > 0 && z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1) {
             T s = tile(ty + 1, tx);
             s += tile(ty + 1, tx + 2);
@@ -106,13 +125,13 @@ void stencil_3d_tile_2d_halo(const ExecSpace& exec, const InView& in, const OutV
             s += tile(ty + 2, tx + 1);
             s += zm(t);
             s += zp(t);
-            out(z, y, x) = c0 * u + c1 * s;
+            *d = c0 * u + c1 * s;
           } else {
-            out(z, y, x) = u;
+            *d = u;
           }
         }
       });
-      if (z + gy < nz) sync_threads(b);  // the tile is rewritten for the next plane
+      sync_threads(b);  // the tile is rewritten for the next plane
     }
   });
 }
@@ -328,9 +347,12 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
       });
 }
 
-template <class ExecSpace, class InView, class OutView>
-void stencil_3d_z_streaming(const ExecSpace& exec, const InView& in, const OutView& out,
-                            typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
+/// Runs variant ZStreaming (else tile_2d_halo) with the index math fitted to
+/// the Views: unit x stride and one offset for in and out when both are
+/// LayoutRight with equal strides (the native case), strides otherwise.
+template <bool ZStreaming, class ExecSpace, class InView, class OutView>
+void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& out,
+                        typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
   const auto ix = [](const auto& v) {
     return Stencil3DIndex<false>{static_cast<long long>(v.stride_0()), static_cast<long long>(v.stride_1()),
                                  static_cast<long long>(v.stride_2())};
@@ -340,11 +362,17 @@ void stencil_3d_z_streaming(const ExecSpace& exec, const InView& in, const OutVi
                 std::is_same<typename OutView::array_layout, Kokkos::LayoutRight>::value) {
     if (is.sz == os.sz && is.sy == os.sy) {  // the native case: same index math
       const Stencil3DIndex<true> rm{is.sz, is.sy, 1};
-      stencil_3d_z_streaming_at<true, true>(exec, in, out, c0, c1, rm, rm);
+      if constexpr (ZStreaming)
+        stencil_3d_z_streaming_at<true, true>(exec, in, out, c0, c1, rm, rm);
+      else
+        stencil_3d_tile_2d_halo_at<true, true>(exec, in, out, c0, c1, rm, rm);
       return;
     }
   }
-  stencil_3d_z_streaming_at<false, false>(exec, in, out, c0, c1, Stencil3DIndex<false>(is), Stencil3DIndex<false>(os));
+  if constexpr (ZStreaming)
+    stencil_3d_z_streaming_at<false, false>(exec, in, out, c0, c1, is, os);
+  else
+    stencil_3d_tile_2d_halo_at<false, false>(exec, in, out, c0, c1, is, os);
 }
 
 }  // namespace detail
@@ -417,8 +445,8 @@ void stencil_3d_7pt(const ExecSpace& exec, Stencil3DVariant variant, const InVie
   }
   if (in.size() == 0) return;
   switch (variant) {
-    case Stencil3DVariant::tile_2d_halo: detail::stencil_3d_tile_2d_halo(exec, in, out, c0, c1); return;
-    case Stencil3DVariant::z_streaming: detail::stencil_3d_z_streaming(exec, in, out, c0, c1); return;
+    case Stencil3DVariant::tile_2d_halo: detail::stencil_3d_indexed<false>(exec, in, out, c0, c1); return;
+    case Stencil3DVariant::z_streaming: detail::stencil_3d_indexed<true>(exec, in, out, c0, c1); return;
     default: break;
   }
   throw UnsupportedError(std::string("scratchkit::stencil_3d_7pt: variant ") + name(variant) +

@@ -31,9 +31,8 @@ constexpr int stencil3d_bx = 32;
 constexpr int stencil3d_by = 8;
 /// Launch bounds of tile_2d_halo: 8 blocks of 256 threads per SM (32 registers).
 constexpr int stencil3d_tile_min_blocks = 8;
-/// Planes one block of Stencil3DVariant::z_streaming marches through: blocks
-/// over (x-y tile, z chunk), so that mid-sized grids still fill the GPU.
-constexpr int stencil3d_zchunk = 32;
+/// Consecutive planes one tile_2d_halo block does (native twin: TILE_ZB).
+constexpr int stencil3d_tile_zb = 8;
 /// CUDA's limit on gridDim.y; more z planes (chunks) are looped over.
 constexpr int stencil3d_max_grid_y = 65535;
 
@@ -53,11 +52,21 @@ struct Stencil3DIndex {
   }
 };
 
-// Grid of both variants: x = the x-y tiles (flattened, x fastest), y = z planes
-// (tile_2d_halo) or z chunks (z_streaming), looped above gridDim.y's limit.
-template <class ExecSpace, class InView, class OutView>
-void stencil_3d_tile_2d_halo(const ExecSpace& exec, const InView& in, const OutView& out,
-                             typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
+// tile_2d_halo: a block of 32 x 8 threads owns one x-y tile of
+// stencil3d_tile_zb consecutive planes and does them one after the other
+// (grid: x tiles, y tiles, plane groups, looped above gridDim.y's limit).
+// A plane is little work (one load, store and a few halo cells per thread),
+// so a block's fixed cost (launch, coordinates, scratch base) is spread over
+// several planes; block coordinates come from b.block_idx() (multiply-shift),
+// and a point's offset is computed once per phase from raw pointers and 64-bit
+// strides (neighbours: that offset plus a stride), as in the native kernel.
+// Plane z+1's centre is read at plane z (as zp) and again at plane z+1 by the
+// same threads: an L1 hit.
+// SameIndex: in and out share their strides (the native case).
+template <bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
+void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const OutView& out,
+                                typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
+                                Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_) {
   using T    = typename OutView::non_const_value_type;
   using B_t  = Block<ExecSpace>;
   using Tile = Stencil3DTile<T>;
@@ -65,40 +74,47 @@ void stencil_3d_tile_2d_halo(const ExecSpace& exec, const InView& in, const OutV
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
             nx = static_cast<int>(in.extent(2));
   const int nbx = ceil_div(nx, BX), nby = ceil_div(ny, BY);
-  const int gy  = std::min(nz, stencil3d_max_grid_y);
-  const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
+  constexpr int ZB = stencil3d_tile_zb;
+  const int gz  = std::min(ceil_div(nz, ZB), stencil3d_max_grid_y);
+  const T* ip   = in.data();
+  T* op         = out.data();
+  const auto p  = LaunchParams(Dim3(nbx, nby, gz), Dim3(BX, BY)).uses<Tile>();
   launch<LaunchBounds<BX * BY, stencil3d_tile_min_blocks>>(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
+    const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
     Tile tile(b);
     PerThread<T, B_t, BX * BY> zm(b), zp(b);  // z neighbours, loaded before the barrier
-    // The block's (tile, first plane) from its linear index (tile fastest);
-    // the thread's (x, y) from its rank (bx = 32: a mask and a shift).
-    const int blk = b.team().league_rank(), ntiles = nbx * nby;
-    const int zf = blk / ntiles, tl = blk - zf * ntiles;
-    const int x0 = (tl % nbx) * BX, y0 = (tl / nbx) * BY;
-    for (int z = zf; z < nz; z += gy) {
+    const Dim3 bi = b.block_idx();
+    const int x0 = bi.x * BX, y0 = bi.y * BY;
+    for (int zb = bi.z * ZB; zb < nz; zb += gz * ZB)
+    for (int z = zb, ze = zb + ZB < nz ? zb + ZB : nz; z < ze; ++z) {
       b.threads([&](const Thread& t) {
-        const int tx = t.rank % BX, ty = t.rank / BX;
+        // bx = 32: a mask and a shift (the rank is never negative).
+        const int tx = static_cast<int>(static_cast<unsigned>(t.rank) % BX);
+        const int ty = static_cast<int>(static_cast<unsigned>(t.rank) / BX);
         const int x = x0 + tx, y = y0 + ty;
         if (x < nx && y < ny) {
+          const T* s = ip + iat(z, y, x);
           // Centre and the halo cells next to it; cells outside the grid are
           // never read (their neighbours are boundary points).
-          tile(ty + 1, tx + 1) = read_only(in, z, y, x);
-          if (tx == 0 && x > 0) tile(ty + 1, 0) = read_only(in, z, y, x - 1);
-          if (tx == BX - 1 && x + 1 < nx) tile(ty + 1, BX + 1) = read_only(in, z, y, x + 1);
-          if (ty == 0 && y > 0) tile(0, tx + 1) = read_only(in, z, y - 1, x);
-          if (ty == BY - 1 && y + 1 < ny) tile(BY + 1, tx + 1) = read_only(in, z, y + 1, x);
+          tile(ty + 1, tx + 1) = load_read_only(s);
+          if (tx == 0 && x > 0) tile(ty + 1, 0) = load_read_only(s - iat(0, 0, 1));
+          if (tx == BX - 1 && x + 1 < nx) tile(ty + 1, BX + 1) = load_read_only(s + iat(0, 0, 1));
+          if (ty == 0 && y > 0) tile(0, tx + 1) = load_read_only(s - iat.sy);
+          if (ty == BY - 1 && y + 1 < ny) tile(BY + 1, tx + 1) = load_read_only(s + iat.sy);
           if (z > 0 && z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1) {
-            zm(t) = read_only(in, z - 1, y, x);
-            zp(t) = read_only(in, z + 1, y, x);
+            zm(t) = load_read_only(s - iat.sz);
+            zp(t) = load_read_only(s + iat.sz);
           }
         }
       });
       sync_threads(b);
       b.threads([&](const Thread& t) {
-        const int tx = t.rank % BX, ty = t.rank / BX;
+        const int tx = static_cast<int>(static_cast<unsigned>(t.rank) % BX);
+        const int ty = static_cast<int>(static_cast<unsigned>(t.rank) / BX);
         const int x = x0 + tx, y = y0 + ty;
         if (x < nx && y < ny) {
           const T u = tile(ty + 1, tx + 1);
+          T* d      = op + oat(z, y, x);
           if (z > 0 && z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1) {
             T s = tile(ty + 1, tx);
             s += tile(ty + 1, tx + 2);
@@ -106,115 +122,102 @@ void stencil_3d_tile_2d_halo(const ExecSpace& exec, const InView& in, const OutV
             s += tile(ty + 2, tx + 1);
             s += zm(t);
             s += zp(t);
-            out(z, y, x) = c0 * u + c1 * s;
+            *d = c0 * u + c1 * s;
           } else {
-            out(z, y, x) = u;
+            *d = u;
           }
         }
       });
-      if (z + gy < nz) sync_threads(b);  // the tile is rewritten for the next plane
+      sync_threads(b);  // the tile is rewritten for the next plane
     }
   });
 }
 
-// z_streaming: a block of 32 x 16 threads owns a 64 x 16 (x, y) tile of a
-// chunk of stencil3d_zchunk planes. Thread (tx, ty) computes the outputs at
-// (y0 + ty, x0 + tx) and (y0 + ty, x0 + tx + 32): every warp load or store is
+// z_streaming, shape Sh (Stencil3DZsShape; Stencil3DZsDefault: 32 x 16
+// threads, 64 x 16 tile, 32-plane chunks): a block of 32 x BY threads owns a
+// TX x TY (x, y) tile of a chunk of ZC planes. Thread (tx, ty) computes the
+// outputs at (y0 + ty + BY*ry, x0 + tx + 32*rx): every warp load or store is
 // one 128-byte row segment. Three shared buffers hold planes z-1, z (with a
 // one-cell x-y halo) and the next plane's slot; plane z+1 stays in registers
 // until its turn, and plane z+2 is loaded before the barrier of plane z
-// (prefetch distance 2). The halo (2 rows of 64 and 2 columns of 16 cells) is
-// loaded by warps 0..4, one cell per thread, also two planes ahead, so no
-// thread waits on a load before a barrier. Plane z goes to buffer (z - zb) %
-// 3, which was last read at plane z-2: one barrier per plane. The z loop is
-// unrolled by 3, so the buffer of each plane is a compile-time constant.
-constexpr int stencil3d_zs_by = 16;  ///< threads along y (x: stencil3d_bx = 32, a warp per row)
-constexpr int stencil3d_zs_rx = 2;   ///< outputs per thread along x (32 apart)
-constexpr int stencil3d_zs_ry = 1;   ///< outputs per thread along y (stencil3d_zs_by apart)
-constexpr int stencil3d_zs_tx = stencil3d_bx * stencil3d_zs_rx;     ///< tile width (x)
-constexpr int stencil3d_zs_ty = stencil3d_zs_by * stencil3d_zs_ry;  ///< tile height (y)
-/// Blocks per SM the launch bounds of z_streaming ask the compiler to fit:
-/// 3 x 512 threads (40 registers) for float, where loads in flight per thread
-/// are few bytes; 2 x 512 (64 registers) for double, which has twice the bytes
-/// in flight per load and needs more registers.
-template <class T>
-constexpr int stencil3d_zs_min_blocks = sizeof(T) == 4 ? 3 : 2;
-static_assert(stencil3d_zs_tx % 32 == 0 && 2 * stencil3d_zs_ty <= 32 &&
-                  2 * (stencil3d_zs_tx / 32) + 1 <= stencil3d_zs_by,
-              "z_streaming: the halo rows need whole warps, the halo columns one warp");
+// (prefetch distance 2). The halo ring (top row, bottom row, left column,
+// right column) is loaded by ranks 0, 1, ..., NH cells per thread, also two
+// planes ahead, so no thread waits on a load before a barrier. Plane z goes to
+// buffer (z - zb) % 3, which was last read at plane z-2: one barrier per
+// plane. The z loop is unrolled by 3, so the buffer of each plane is a
+// compile-time constant.
 
-/// The three z_streaming plane buffers, one above the other: each (ty + 2) x
-/// (tx + 2), no padding (a warp reads 32 consecutive cells of a row). One
+/// The three z_streaming plane buffers, one above the other: each (TY + 2) x
+/// (TX + 2), no padding (a warp reads 32 consecutive cells of a row). One
 /// array indexed by buffer, not three selected by reference, so that every
 /// access stays a shared-memory access with an integer offset.
-template <class T>
-using Stencil3DStreamTiles = PaddedTile<T, 3 * (stencil3d_zs_ty + 2), stencil3d_zs_tx + 2, 0>;
+template <class T, class Sh>
+using Stencil3DStreamTiles = PaddedTile<T, 3 * (Sh::TY + 2), Sh::TX + 2, 0>;
 
-/// One z_streaming thread's place in its tile: what does not change along z.
-struct Stencil3DStreamThread {
-  int x, y;    ///< grid (x, y) of output (0, 0); output (ry, rx) is at (y + by*ry, x + 32*rx)
-  int hr, hc;  ///< tile cell of this thread's halo cell
-  int hy, hx;  ///< its grid (y, x)
-  bool hv;     ///< this thread loads a halo cell (inside the grid)
+/// Halo cell hi (0 .. 2TX+2TY-1) of the tile at (x0, y0): tile cell (r, c),
+/// grid (gy, gx), loaded or not (cells outside the grid are not: only
+/// boundary points, which are copied, sit next to them).
+struct Stencil3DStreamHalo {
+  int r, c, gy, gx;
+  bool v;
 };
-
-/// Warps 0 .. W-1 load the row above the tile, W .. 2W-1 the row below (W =
-/// tile width / 32), warp 2W the column left (lanes 0 .. ty-1) and right
-/// (lanes ty .. 2ty-1). Cells outside the grid are not loaded: only boundary
-/// points, which are copied, sit next to them.
-KOKKOS_INLINE_FUNCTION Stencil3DStreamThread stencil3d_stream_thread(int tx, int ty, int x0, int y0, int ny,
-                                                                     int nx) {
-  constexpr int TX = stencil3d_zs_tx, TY = stencil3d_zs_ty, W = TX / 32;
-  Stencil3DStreamThread th{x0 + tx, y0 + ty, 0, 0, 0, 0, false};
-  if (ty < 2 * W) {
-    const bool below = ty >= W;
-    const int col    = (below ? ty - W : ty) * 32 + tx;
-    th.hr            = below ? TY + 1 : 0;
-    th.hc            = col + 1;
-    th.hy            = below ? y0 + TY : y0 - 1;
-    th.hx            = x0 + col;
-    th.hv            = th.hy >= 0 && th.hy < ny && th.hx < nx;
-  } else if (ty == 2 * W && tx < 2 * TY) {
-    const bool right = tx >= TY;
-    const int row    = right ? tx - TY : tx;
-    th.hr            = row + 1;
-    th.hc            = right ? TX + 1 : 0;
-    th.hy            = y0 + row;
-    th.hx            = right ? x0 + TX : x0 - 1;
-    th.hv            = th.hx >= 0 && th.hx < nx && th.hy < ny;
+template <class Sh>
+KOKKOS_INLINE_FUNCTION Stencil3DStreamHalo stencil3d_stream_halo(int hi, int x0, int y0, int ny, int nx) {
+  constexpr int TX = Sh::TX, TY = Sh::TY;
+  Stencil3DStreamHalo h{0, 0, 0, 0, false};
+  // Whole warps take the rows (TX is a multiple of 32: a warp-uniform branch).
+  const int w = static_cast<int>(static_cast<unsigned>(hi) / 32u), lane = static_cast<int>(static_cast<unsigned>(hi) % 32u);
+  constexpr int W = TX / 32;
+  if (w < 2 * W) {  // rows above and below
+    const bool below = w >= W;
+    const int col    = (below ? w - W : w) * 32 + lane;
+    h.r              = below ? TY + 1 : 0;
+    h.c              = col + 1;
+    h.gy             = below ? y0 + TY : y0 - 1;
+    h.gx             = x0 + col;
+    h.v              = h.gy >= 0 && h.gy < ny && h.gx < nx;
+  } else if (hi - 2 * TX < 2 * TY) {  // columns left and right
+    const int k      = hi - 2 * TX;
+    const bool right = k >= TY;
+    const int row    = right ? k - TY : k;
+    h.r              = row + 1;
+    h.c              = right ? TX + 1 : 0;
+    h.gy             = y0 + row;
+    h.gx             = right ? x0 + TX : x0 - 1;
+    h.v              = h.gx >= 0 && h.gx < nx && h.gy < ny;
   }
-  return th;
+  return h;
 }
 
 /// One z_streaming thread's state along z (registers on a GPU): planes z,
-/// z+1, z+2 of each output and of its halo cell (the planes not in shared
+/// z+1, z+2 of each output and of its halo cells (the planes not in shared
 /// memory yet), and where plane z starts in `in` and `out`. What does not
-/// change along z (Stencil3DStreamThread: which outputs are inside, the
-/// halo cell) is recomputed from the rank in each phase: a few integer
-/// operations, cheaper than registers held across the loop.
-template <class T>
+/// change along z (which outputs are inside, the halo cells) is recomputed
+/// from the rank in each phase: a few integer operations, cheaper than
+/// registers held across the loop.
+template <class T, class Sh>
 struct Stencil3DStreamRegs {
-  static constexpr int n = stencil3d_zs_rx * stencil3d_zs_ry;
-  T c[n], p[n], q[n];
-  T h0, h1, h2;
-  const T* src;   ///< output 0 of plane z in in
-  const T* hsrc;  ///< the halo cell of plane z in in
-  T* dst;         ///< output 0 of plane z in out
+  T c[Sh::N], p[Sh::N], q[Sh::N];
+  T h0[Sh::NH], h1[Sh::NH], h2[Sh::NH];
+  const T* hsrc[Sh::NH];  ///< the halo cells of plane z in in
+  const T* src;           ///< output 0 of plane z in in
+  T* dst;                 ///< output 0 of plane z in out
 };
 
-// Same operations in the same order as the native stencil_3d_z_streaming_kernel.
-// SameIndex: in and out share their strides (row-major, contiguous: the
-// native case), so one offset serves both.
-template <bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
+// Same operations in the same order as the native stencil_3d_z_streaming_kernel
+// (src/cuda/stencil_3d_z_streaming.cuh). SameIndex: in and out share their
+// strides (row-major, contiguous: the native case), so one offset serves both.
+template <class Sh, bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
 void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const OutView& out,
                                typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
                                Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_) {
   using T    = typename OutView::non_const_value_type;
   using B_t  = Block<ExecSpace>;
-  using Tile = Stencil3DStreamTiles<T>;
-  using Regs = Stencil3DStreamRegs<T>;
-  constexpr int BX = stencil3d_bx, BY = stencil3d_zs_by, RX = stencil3d_zs_rx, RY = stencil3d_zs_ry;
-  constexpr int TX = stencil3d_zs_tx, TY = stencil3d_zs_ty, ZC = stencil3d_zchunk, N = RX * RY;
+  using Tile = Stencil3DStreamTiles<T, Sh>;
+  using Regs = Stencil3DStreamRegs<T, Sh>;
+  constexpr int BX = Sh::BX, BY = Sh::BY, RX = Sh::RX, NT = Sh::threads, NH = Sh::NH;
+  constexpr int TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N;
+  static_assert(BX == 32, "z_streaming: a warp per tile row segment");
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
             nx = static_cast<int>(in.extent(2));
   const int nbx = ceil_div(nx, TX), nby = ceil_div(ny, TY), nchunks = ceil_div(nz, ZC);
@@ -222,15 +225,15 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  launch<LaunchBounds<BX * BY, stencil3d_zs_min_blocks<T>>>(
+  launch<LaunchBounds<NT, Sh::template min_blocks<T>()>>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
         const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
         Tile tile(b);
-        PerThread<Regs, B_t, BX * BY> regs(b);
+        PerThread<Regs, B_t, NT> regs(b);
         // The block's (tile, first chunk) from its linear index (tile fastest);
         // the thread's tile row and column from its rank (bx = 32: a mask and
-        // a shift). Output (ry, rx) is by*ry rows and 32*rx columns on from
-        // output 0, at + iat(0, by*ry, 32*rx) in in.
+        // a shift). Output k is BY*(k/RX) rows and 32*(k%RX) columns on from
+        // output 0, at + iat(0, BY*(k/RX), 32*(k%RX)) in in.
         const int blk = b.team().league_rank(), ntiles = nbx * nby;
         const int cf = blk / ntiles, tl = blk - cf * ntiles;
         const int x0 = (tl % nbx) * TX, y0 = (tl / nbx) * TY;
@@ -239,15 +242,14 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
           const int zq = ze + 1 < nz ? ze + 1 : nz;  // planes below zq are loaded into q
           b.threads([&](const Thread& t) {
             const int tx = t.rank % BX, ty = t.rank / BX;
-            const Stencil3DStreamThread th = stencil3d_stream_thread(tx, ty, x0, y0, ny, nx);
-            Regs& r                        = regs(t);
-            r.src  = ip + iat(zb, th.y, th.x);
-            r.dst  = op + oat(zb, th.y, th.x);
-            r.hsrc = th.hv ? ip + iat(zb, th.hy, th.hx) : ip;
+            const int x = x0 + tx, y = y0 + ty;  // output 0
+            Regs& r     = regs(t);
+            r.src       = ip + iat(zb, y, x);
+            r.dst       = op + oat(zb, y, x);
             SCRATCHKIT_STENCIL3D_UNROLL
             for (int k = 0; k < N; ++k) {
               r.c[k] = r.p[k] = r.q[k] = T(0);
-              if (th.y + BY * (k / RX) < ny && th.x + 32 * (k % RX) < nx) {
+              if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx) {
                 const T* s = r.src + iat(0, BY * (k / RX), 32 * (k % RX));
                 // Plane zb-1 goes to buffer 2, as the plane before zb in the rotation.
                 if (zb > 0) tile(2 * (TY + 2) + ty + BY * (k / RX) + 1, tx + 32 * (k % RX) + 1) = load_read_only(s - iat.sz);
@@ -255,10 +257,15 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
                 if (zb + 1 < nz) r.p[k] = load_read_only(s + iat.sz);
               }
             }
-            r.h0 = r.h1 = r.h2 = T(0);
-            if (th.hv) {
-              r.h0 = load_read_only(r.hsrc);
-              if (zb + 1 < ze) r.h1 = load_read_only(r.hsrc + iat.sz);
+            SCRATCHKIT_STENCIL3D_UNROLL
+            for (int j = 0; j < NH; ++j) {
+              const Stencil3DStreamHalo h = stencil3d_stream_halo<Sh>(t.rank + j * NT, x0, y0, ny, nx);
+              r.hsrc[j]                   = h.v ? ip + iat(zb, h.gy, h.gx) : ip;
+              r.h0[j] = r.h1[j] = r.h2[j] = T(0);
+              if (h.v) {
+                r.h0[j] = load_read_only(r.hsrc[j]);
+                if (zb + 1 < ze) r.h1[j] = load_read_only(r.hsrc[j] + iat.sz);
+              }
             }
           });
           // One plane: buffer B (a compile-time constant: the z loop is unrolled
@@ -269,22 +276,31 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
             constexpr int bo = B * (TY + 2), po = (B == 0 ? 2 : B - 1) * (TY + 2);  // rows of planes z, z-1
             b.threads([&](const Thread& t) {
               const int tx = t.rank % BX, ty = t.rank / BX;
-              const Stencil3DStreamThread th = stencil3d_stream_thread(tx, ty, x0, y0, ny, nx);
-              Regs& r                        = regs(t);
+              const int x = x0 + tx, y = y0 + ty;
+              Regs& r     = regs(t);
               SCRATCHKIT_STENCIL3D_UNROLL
               for (int k = 0; k < N; ++k)
-                if (th.y + BY * (k / RX) < ny && th.x + 32 * (k % RX) < nx)
+                if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx)
                   tile(bo + ty + BY * (k / RX) + 1, tx + 32 * (k % RX) + 1) = r.c[k];
-              if (th.hv) tile(bo + th.hr, th.hc) = r.h0;
+              SCRATCHKIT_STENCIL3D_UNROLL
+              for (int j = 0; j < NH; ++j) {
+                const Stencil3DStreamHalo h = stencil3d_stream_halo<Sh>(t.rank + j * NT, x0, y0, ny, nx);
+                if (h.v) tile(bo + h.r, h.c) = r.h0[j];
+              }
               // Prefetch plane z+2: the centre values (z+1 at the next plane)
-              // and the halo cell (needed two planes on).
+              // and the halo cells (needed two planes on).
               if (z + 2 < zq) {
                 SCRATCHKIT_STENCIL3D_UNROLL
                 for (int k = 0; k < N; ++k)
-                  if (th.y + BY * (k / RX) < ny && th.x + 32 * (k % RX) < nx)
+                  if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx)
                     r.q[k] = load_read_only(r.src + 2 * iat.sz + iat(0, BY * (k / RX), 32 * (k % RX)));
               }
-              if (th.hv && z + 2 < ze) r.h2 = load_read_only(r.hsrc + 2 * iat.sz);
+              if (z + 2 < ze) {
+                SCRATCHKIT_STENCIL3D_UNROLL
+                for (int j = 0; j < NH; ++j)
+                  if (stencil3d_stream_halo<Sh>(t.rank + j * NT, x0, y0, ny, nx).v)
+                    r.h2[j] = load_read_only(r.hsrc[j] + 2 * iat.sz);
+              }
             });
             sync_threads(b);
             b.threads([&](const Thread& t) {
@@ -311,10 +327,13 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
                 r.c[k] = r.p[k];
                 r.p[k] = r.q[k];
               }
-              r.h0 = r.h1;
-              r.h1 = r.h2;
+              SCRATCHKIT_STENCIL3D_UNROLL
+              for (int j = 0; j < NH; ++j) {
+                r.h0[j] = r.h1[j];
+                r.h1[j] = r.h2[j];
+                r.hsrc[j] += iat.sz;
+              }
               r.src += iat.sz;
-              r.hsrc += iat.sz;
               r.dst += oat.sz;
             });
           };
@@ -328,9 +347,12 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
       });
 }
 
-template <class ExecSpace, class InView, class OutView>
-void stencil_3d_z_streaming(const ExecSpace& exec, const InView& in, const OutView& out,
-                            typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
+/// Runs variant ZStreaming (else tile_2d_halo) with the index math fitted to
+/// the Views: unit x stride and one offset for in and out when both are
+/// LayoutRight with equal strides (the native case), strides otherwise.
+template <bool ZStreaming, class ExecSpace, class InView, class OutView>
+void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& out,
+                        typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
   const auto ix = [](const auto& v) {
     return Stencil3DIndex<false>{static_cast<long long>(v.stride_0()), static_cast<long long>(v.stride_1()),
                                  static_cast<long long>(v.stride_2())};
@@ -340,11 +362,17 @@ void stencil_3d_z_streaming(const ExecSpace& exec, const InView& in, const OutVi
                 std::is_same<typename OutView::array_layout, Kokkos::LayoutRight>::value) {
     if (is.sz == os.sz && is.sy == os.sy) {  // the native case: same index math
       const Stencil3DIndex<true> rm{is.sz, is.sy, 1};
-      stencil_3d_z_streaming_at<true, true>(exec, in, out, c0, c1, rm, rm);
+      if constexpr (ZStreaming)
+        stencil_3d_z_streaming_at<Stencil3DZsDefault, true, true>(exec, in, out, c0, c1, rm, rm);
+      else
+        stencil_3d_tile_2d_halo_at<true, true>(exec, in, out, c0, c1, rm, rm);
       return;
     }
   }
-  stencil_3d_z_streaming_at<false, false>(exec, in, out, c0, c1, Stencil3DIndex<false>(is), Stencil3DIndex<false>(os));
+  if constexpr (ZStreaming)
+    stencil_3d_z_streaming_at<Stencil3DZsDefault, false, false>(exec, in, out, c0, c1, is, os);
+  else
+    stencil_3d_tile_2d_halo_at<false, false>(exec, in, out, c0, c1, is, os);
 }
 
 }  // namespace detail
@@ -417,8 +445,8 @@ void stencil_3d_7pt(const ExecSpace& exec, Stencil3DVariant variant, const InVie
   }
   if (in.size() == 0) return;
   switch (variant) {
-    case Stencil3DVariant::tile_2d_halo: detail::stencil_3d_tile_2d_halo(exec, in, out, c0, c1); return;
-    case Stencil3DVariant::z_streaming: detail::stencil_3d_z_streaming(exec, in, out, c0, c1); return;
+    case Stencil3DVariant::tile_2d_halo: detail::stencil_3d_indexed<false>(exec, in, out, c0, c1); return;
+    case Stencil3DVariant::z_streaming: detail::stencil_3d_indexed<true>(exec, in, out, c0, c1); return;
     default: break;
   }
   throw UnsupportedError(std::string("scratchkit::stencil_3d_7pt: variant ") + name(variant) +

@@ -27,4 +27,41 @@ void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, i
 
 }  // namespace cuda
 }  // namespace native
+
+namespace detail {
+
+/// Shape of Stencil3DVariant::z_streaming, the same for both twins: a block of
+/// 32 x BY threads (a warp per tile row segment) owns a TX x TY (x, y) tile,
+/// TX = 32*RX, TY = BY*RY, of a chunk of ZC planes; thread (tx, ty) computes
+/// the RY x RX outputs (ty + BY*ry, tx + 32*rx). MinBlocks*: launch bounds
+/// (blocks per SM) for float and double. The halo ring (2*TX + 2*TY cells)
+/// is loaded by ranks 0, 1, ... in the order top row, bottom row, left
+/// column, right column, NH cells per thread (rank + j*threads).
+template <int BY_, int RX_, int RY_, int ZC_, int MinBlocksFloat_, int MinBlocksDouble_>
+struct Stencil3DZsShape {
+  static constexpr int BX = 32, BY = BY_, RX = RX_, RY = RY_, ZC = ZC_;
+  static constexpr int TX = BX * RX, TY = BY * RY, N = RX * RY, threads = BX * BY;
+  static constexpr int halo = 2 * TX + 2 * TY, NH = (halo + threads - 1) / threads;
+  static constexpr int min_blocks_float = MinBlocksFloat_, min_blocks_double = MinBlocksDouble_;
+  /// Blocks per SM the launch bounds ask for, for element type T.
+  template <class T>
+  static constexpr int min_blocks() {
+    return sizeof(T) == 4 ? min_blocks_float : min_blocks_double;
+  }
+  /// Bytes of its three plane buffers, each (TY + 2) x (TX + 2).
+  template <class T>
+  static constexpr long long smem_bytes() {
+    return 3LL * (TY + 2) * (TX + 2) * static_cast<long long>(sizeof(T));
+  }
+  static_assert(BY >= 1 && RX >= 1 && RY >= 1 && ZC >= 1 && threads <= 1024, "Stencil3DZsShape: sizes");
+  static_assert(MinBlocksFloat_ >= 1 && MinBlocksDouble_ >= 1, "Stencil3DZsShape: blocks per SM");
+};
+
+/// The z_streaming shape both twins run (perf/stencil3d_tune.cu times others):
+/// 32 x 16 threads, 64 x 16 tile, 32-plane chunks, 3 blocks/SM float, 2 double.
+/// Its double tile (28.5 KB) must stay under the layer's ~40 KB of level-0
+/// scratch (LaunchError otherwise).
+using Stencil3DZsDefault = Stencil3DZsShape<16, 2, 1, 32, 3, 2>;
+
+}  // namespace detail
 }  // namespace scratchkit

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// scratchkit-stencil3d-tune: times candidate shapes of the native z_streaming
+// 3-D 7-point stencil (src/cuda/stencil_3d_z_streaming.cuh) against a
+// device-to-device copy of the same bytes, float and double, to pick
+// Stencil3DZsDefault (include/scratchkit/native/stencil_3d.hpp; both twins use it).
+//
+//   scratchkit-stencil3d-tune [n ...]     (default: 512; n x n x n grid)
+//
+// One line per type, size and shape: time (median of 9 runs after 3 warm-up
+// runs, cudaEvents), GB/s counting the minimal traffic (read once + write
+// once, 2 n^3 sizeof(T)), % of the copy's GB/s measured in the same run
+// (cudaMemcpyAsync device to device of n^3 elements), registers, spill bytes,
+// static shared memory, blocks per SM (occupancy API), and max |out - out_default|
+// (must be 0: every shape does the same operations per point). The default
+// shape is marked with '*'; shapes whose tile is over the layer's ~40 KB of
+// level-0 scratch are marked "native only" (the layer cannot run them).
+#include <scratchkit/native/stencil_3d.hpp>
+
+#include "stencil_3d_z_streaming.cuh"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using scratchkit::detail::Stencil3DZsShape;
+namespace sk = scratchkit::native::cuda::detail;
+
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "stencil3d_tune: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+#define TUNE_CUDA(expr) cuda_check((expr), #expr)
+
+/// x[i] uniform in [-1, 1) from a hash of (seed, i): the same inputs every run.
+template <class T>
+__global__ void fill_kernel(T* x, long long n, unsigned seed) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    unsigned long long h = (static_cast<unsigned long long>(i) + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 29;
+    x[i] = static_cast<T>(static_cast<double>(h >> 11) * (2.0 / 9007199254740992.0) - 1.0);
+  }
+}
+
+/// *out = max_i |x[i] - y[i]|; non-negative doubles order like their bits; NaN wins.
+template <class T>
+__global__ void max_abs_diff_kernel(const T* x, const T* y, long long n, unsigned long long* out) {
+  double m = 0;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const double d = fabs(static_cast<double>(x[i]) - static_cast<double>(y[i]));
+    m = d > m || d != d ? d : m;
+  }
+  atomicMax(out, static_cast<unsigned long long>(__double_as_longlong(m)));
+}
+
+template <class T>
+double max_abs_diff(const T* x, const T* y, long long n) {
+  static unsigned long long* slot = nullptr;
+  if (!slot) TUNE_CUDA(cudaMalloc(&slot, sizeof(*slot)));
+  TUNE_CUDA(cudaMemset(slot, 0, sizeof(*slot)));
+  max_abs_diff_kernel<T><<<1024, 256>>>(x, y, n, slot);
+  TUNE_CUDA(cudaGetLastError());
+  unsigned long long bits = 0;
+  TUNE_CUDA(cudaMemcpy(&bits, slot, sizeof(bits), cudaMemcpyDeviceToHost));
+  double d;
+  static_assert(sizeof(d) == sizeof(bits), "64-bit double");
+  std::memcpy(&d, &bits, sizeof(d));
+  return d;
+}
+
+/// Median time in ms of `run` over 9 runs, after 3 untimed ones.
+template <class F>
+double median_ms(const F& run) {
+  cudaEvent_t a, b;
+  TUNE_CUDA(cudaEventCreate(&a));
+  TUNE_CUDA(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i) run();
+  std::vector<double> t;
+  for (int i = 0; i < 9; ++i) {
+    TUNE_CUDA(cudaEventRecord(a));
+    run();
+    TUNE_CUDA(cudaEventRecord(b));
+    TUNE_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    TUNE_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  TUNE_CUDA(cudaEventDestroy(a));
+  TUNE_CUDA(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/// Input, default-shape reference output and the copy yardstick of one type and size.
+template <class T>
+struct Problem {
+  int n;
+  long long e;
+  T *in = nullptr, *out = nullptr, *ref = nullptr;
+  T c0 = T(0.4), c1 = T(0.1);
+  double copy_ms = 0;
+
+  explicit Problem(int n_) : n(n_), e(static_cast<long long>(n_) * n_ * n_) {
+    for (T** p : {&in, &out, &ref}) TUNE_CUDA(cudaMalloc(p, e * sizeof(T)));
+    fill_kernel<T><<<1024, 256>>>(in, e, 1u);
+    TUNE_CUDA(cudaGetLastError());
+    copy_ms = median_ms([&] { TUNE_CUDA(cudaMemcpyAsync(out, in, e * sizeof(T), cudaMemcpyDeviceToDevice, 0)); });
+    TUNE_CUDA(cudaMemset(ref, 0xff, e * sizeof(T)));  // NaN: must be overwritten
+    sk::stencil_3d_z_streaming<T, scratchkit::detail::Stencil3DZsDefault>(in, ref, n, n, n, c0, c1, 0);
+    TUNE_CUDA(cudaDeviceSynchronize());
+  }
+  ~Problem() {
+    for (T* p : {in, out, ref}) cudaFree(p);
+  }
+  /// GB/s of the minimal traffic: every point read once and written once.
+  double gbs(double ms) const { return 2.0 * e * sizeof(T) / (ms * 1e6); }
+};
+
+const char* type_name(float) { return "float"; }
+const char* type_name(double) { return "double"; }
+
+template <class T>
+void print_line(const Problem<T>& p, const std::string& config, double ms, const cudaFuncAttributes* fa, int occ,
+                double err, const char* note) {
+  const double copy_gbs = p.gbs(p.copy_ms);
+  std::printf("%-6s %4d^3  %-40s %8.4f ms %7.1f GB/s %6.1f %% copy", type_name(T()), p.n, config.c_str(), ms,
+              p.gbs(ms), 100.0 * p.gbs(ms) / copy_gbs);
+  if (fa)
+    std::printf("  regs %3d spill %3zu B  smem %6zu B  %2d blk/SM  err %.1e  %s", fa->numRegs, fa->localSizeBytes,
+                fa->sharedSizeBytes, occ, err, note);
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+/// "tile 64x16 t32x16 r2x1 zc32 b3 (512 thr)"
+template <class Sh, class T>
+std::string config_name() {
+  char name[96];
+  std::snprintf(name, sizeof name, "tile %dx%d t32x%d r%dx%d zc%d b%d (%d thr)", Sh::TX, Sh::TY, Sh::BY, Sh::RX,
+                Sh::RY, Sh::ZC, Sh::template min_blocks<T>(), Sh::threads);
+  return name;
+}
+
+/// Times shape Sh on p and prints its line.
+template <class T, class Sh>
+void time_config(const Problem<T>& p) {
+  using Default = scratchkit::detail::Stencil3DZsDefault;
+  constexpr bool is_default =
+      Sh::BY == Default::BY && Sh::RX == Default::RX && Sh::RY == Default::RY && Sh::ZC == Default::ZC &&
+      Sh::template min_blocks<T>() == Default::template min_blocks<T>();
+  const std::string name = (is_default ? "*" : " ") + config_name<Sh, T>();
+  auto kernel            = sk::zs_kernel<T, Sh>();
+  cudaFuncAttributes fa{};
+  TUNE_CUDA(cudaFuncGetAttributes(&fa, kernel));
+  int occ = 0;
+  TUNE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, Sh::threads, 0));
+  TUNE_CUDA(cudaMemset(p.out, 0xff, p.e * sizeof(T)));  // NaN: must be overwritten
+  const double ms =
+      median_ms([&] { sk::stencil_3d_z_streaming<T, Sh>(p.in, p.out, p.n, p.n, p.n, p.c0, p.c1, 0); });
+  TUNE_CUDA(cudaDeviceSynchronize());
+  const double err = max_abs_diff<T>(p.out, p.ref, p.e);
+  // The layer's level-0 scratch on Kokkos 4.6 / CUDA: ~40 KB (48 KB less Kokkos' reserve).
+  print_line(p, name, ms, &fa, occ, err, Sh::template smem_bytes<T>() > 40 * 1024 ? "native only" : "");
+}
+
+template <class T, class... Shapes>
+void tune(const std::vector<int>& sizes) {
+  for (int n : sizes) {
+    Problem<T> p(n);
+    print_line(p, " cudaMemcpy D2D (copy ceiling)", p.copy_ms, nullptr, 0, 0.0, "");
+    (time_config<T, Shapes>(p), ...);
+  }
+}
+
+// Candidates: Stencil3DZsShape<BY, RX, RY, ZC, MinBlocksFloat, MinBlocksDouble>,
+// tile (32*RX) x (BY*RY), 32*BY threads. ZC 1024 = the whole grid (one chunk)
+// up to 1024 planes. Static shared memory must stay under 48 KB.
+template <int BY, int RX, int RY, int ZC, int MB>
+using Sh = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB>;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes;
+  for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  if (sizes.empty()) sizes = {512};
+  for (int n : sizes)
+    if (n <= 0 || n > 1024) {
+      std::fprintf(stderr, "stencil3d_tune: sizes must be in [1, 1024]\n");
+      return 2;
+    }
+  cudaDeviceProp prop{};
+  TUNE_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, %d SMs, CC %d.%d, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.major,
+              prop.minor, prop.l2CacheSize >> 20);
+
+  tune<float,                                                        //
+       Stencil3DZsShape<16, 2, 1, 32, 3, 2>,                        // the first default: 64x16, 512 thr
+       Sh<16, 2, 1, 16, 3>, Sh<16, 2, 1, 64, 3>, Sh<16, 2, 1, 128, 3>, Sh<16, 2, 1, 1024, 3>,  // chunk length
+       Sh<16, 2, 1, 32, 2>, Sh<16, 2, 1, 64, 2>,                    // 2 blocks/SM: more registers
+       Sh<16, 2, 1, 64, 4>,                                         // 4 x 512 = 2048 threads (32 regs)
+       Sh<8, 2, 1, 32, 4>, Sh<8, 2, 1, 64, 4>, Sh<8, 2, 1, 64, 6>,  // 64x8, 256 thr
+       Sh<8, 2, 2, 64, 4>,                                          // 64x16 on 256 thr, 4 outputs each
+       Sh<4, 2, 2, 64, 8>, Sh<4, 1, 2, 64, 8>,                      // 64x8 / 32x8 on 128 thr
+       Sh<4, 1, 1, 64, 12>, Sh<8, 1, 1, 64, 8>, Sh<16, 1, 1, 64, 4>,  // 32-wide tiles
+       Sh<8, 1, 2, 64, 6>,                                          // 32x16 on 256 thr
+       Sh<16, 4, 1, 32, 2>, Sh<16, 4, 1, 64, 2>, Sh<16, 4, 1, 128, 2>,  // 128x16, 512 thr
+       Sh<8, 4, 1, 64, 3>, Sh<8, 4, 2, 64, 2>,                      // 128x8 / 128x16 on 256 thr
+       Sh<4, 4, 2, 64, 4>>(sizes);                                  // 128x8 on 128 thr
+  tune<double,                                                       //
+       Stencil3DZsShape<16, 2, 1, 32, 3, 2>,                        // the first default
+       Sh<16, 2, 1, 16, 2>, Sh<16, 2, 1, 64, 2>, Sh<16, 2, 1, 128, 2>, Sh<16, 2, 1, 1024, 2>,
+       Sh<16, 2, 1, 64, 3>,                                         // 3 x 512 (40 regs)
+       Sh<8, 2, 1, 32, 4>, Sh<8, 2, 1, 64, 4>, Sh<8, 2, 1, 64, 3>,  // 64x8, 256 thr
+       Sh<8, 2, 2, 64, 3>,                                          // 64x16 on 256 thr
+       Sh<4, 2, 2, 64, 6>, Sh<4, 1, 2, 64, 8>,                      // 128 thr
+       Sh<4, 1, 1, 64, 12>, Sh<8, 1, 1, 64, 8>, Sh<16, 1, 1, 64, 4>,  // 32-wide tiles
+       Sh<8, 1, 2, 64, 6>,                                          // 32x16 on 256 thr
+       Sh<8, 4, 1, 64, 2>,                                          // 128x8 (31 KB); 128x16 would be 56 KB
+       Sh<4, 4, 2, 64, 3>>(sizes);                                  // 128x8 on 128 thr
+  return 0;
+}

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// Stencil3DVariant::z_streaming in CUDA with __shared__ (internal): the twin of
+/// detail::stencil_3d_z_streaming_at in include/scratchkit/kernels/stencil_3d.hpp,
+/// same tile, thread-to-output and halo mapping, prefetch and operation order.
+/// A template on the shape (detail::Stencil3DZsShape), so that
+/// perf/stencil3d_tune.cu can time several; src/cuda/stencil_3d.cu runs
+/// detail::Stencil3DZsDefault.
+#pragma once
+
+#include <scratchkit/native/stencil_3d.hpp>
+
+#include "check.cuh"
+
+#include <algorithm>
+#include <type_traits>
+
+namespace scratchkit {
+namespace native {
+namespace cuda {
+namespace detail {
+
+/// CUDA's limit on gridDim.y; more z chunks are looped over.
+constexpr int zs_max_grid_y = 65535;
+
+/// Halo cell hi (0 .. 2TX+2TY-1) of the tile at (x0, y0): its tile cell (r, c),
+/// grid (gy, gx), and whether it is loaded (inside the grid; cells outside are
+/// only next to boundary points, which are copied).
+struct ZsHalo {
+  int r, c, gy, gx;
+  bool v;
+};
+template <class Sh>
+__device__ __forceinline__ ZsHalo zs_halo(int hi, int x0, int y0, int ny, int nx) {
+  constexpr int TX = Sh::TX, TY = Sh::TY;
+  ZsHalo h{0, 0, 0, 0, false};
+  // Whole warps take the rows (TX is a multiple of 32: a warp-uniform branch).
+  const int w = static_cast<int>(static_cast<unsigned>(hi) / 32u), lane = static_cast<int>(static_cast<unsigned>(hi) % 32u);
+  constexpr int W = TX / 32;
+  if (w < 2 * W) {  // rows above and below
+    const bool below = w >= W;
+    const int col    = (below ? w - W : w) * 32 + lane;
+    h.r              = below ? TY + 1 : 0;
+    h.c              = col + 1;
+    h.gy             = below ? y0 + TY : y0 - 1;
+    h.gx             = x0 + col;
+    h.v              = h.gy >= 0 && h.gy < ny && h.gx < nx;
+  } else if (hi - 2 * TX < 2 * TY) {  // columns left and right
+    const int k      = hi - 2 * TX;
+    const bool right = k >= TY;
+    const int row    = right ? k - TY : k;
+    h.r              = row + 1;
+    h.c              = right ? TX + 1 : 0;
+    h.gy             = y0 + row;
+    h.gx             = right ? x0 + TX : x0 - 1;
+    h.v              = h.gx >= 0 && h.gx < nx && h.gy < ny;
+  }
+  return h;
+}
+
+/// Block 32 x Sh::BY threads, tile Sh::TX x Sh::TY of a chunk of Sh::ZC planes.
+/// Three shared buffers: planes z-1, z (with its halo) and the next one's
+/// slot; plane z+1 in registers, plane z+2 prefetched before the barrier of
+/// plane z; plane z goes to buffer (z - zb) % 3, last read at plane z-2, so one
+/// barrier per plane; the z loop is unrolled by 3 so that buffers are
+/// compile-time constants. Grid: x = x-y tiles (x fastest), y = z chunks.
+template <class S, class Sh>
+__global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
+    stencil_3d_z_streaming_kernel(const S* __restrict__ in, S* __restrict__ out, int nz, int ny, int nx, int nbx,
+                                  int nchunks, S c0, S c1) {
+  constexpr int BY = Sh::BY, RX = Sh::RX, TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N, NH = Sh::NH;
+  constexpr int NT = Sh::threads;
+  __shared__ S tile[3 * (TY + 2)][TX + 2];  // three plane buffers, one above the other
+  const int tx = threadIdx.x, ty = threadIdx.y, rank = ty * 32 + tx;
+  const int x0 = (blockIdx.x % nbx) * TX, y0 = (blockIdx.x / nbx) * TY;
+  const long long sz = static_cast<long long>(ny) * nx, sy = nx;
+  auto at = [&](int z, int y, int x) {
+    return static_cast<long long>(z) * sz + static_cast<long long>(y) * sy + static_cast<long long>(x);
+  };
+  const int x = x0 + tx, y = y0 + ty;  // output 0; output k is BY*(k/RX) rows and 32*(k%RX) columns on
+  for (int ch = blockIdx.y; ch < nchunks; ch += gridDim.y) {
+    const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
+    const int zq = ze + 1 < nz ? ze + 1 : nz;  // planes below zq are loaded into q
+    const S* src = in + at(zb, y, x);          // output 0 of plane z
+    S* dst       = out + at(zb, y, x);
+    S c[N], p[N], q[N];
+    S h0[NH], h1[NH], h2[NH];
+    const S* hsrc[NH];  // halo cells of plane z
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      c[k] = p[k] = q[k] = S(0);
+      if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx) {
+        const S* s = src + at(0, BY * (k / RX), 32 * (k % RX));
+        // Plane zb-1 goes to buffer 2, as the plane before zb in the rotation.
+        if (zb > 0) tile[2 * (TY + 2) + ty + BY * (k / RX) + 1][tx + 32 * (k % RX) + 1] = __ldg(s - sz);
+        c[k] = __ldg(s);
+        if (zb + 1 < nz) p[k] = __ldg(s + sz);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < NH; ++j) {
+      const ZsHalo h = zs_halo<Sh>(rank + j * NT, x0, y0, ny, nx);
+      hsrc[j]            = h.v ? in + at(zb, h.gy, h.gx) : in;
+      h0[j] = h1[j] = h2[j] = S(0);
+      if (h.v) {
+        h0[j] = __ldg(hsrc[j]);
+        if (zb + 1 < ze) h1[j] = __ldg(hsrc[j] + sz);
+      }
+    }
+    // One plane: buffer B (compile-time: the z loop is unrolled by 3).
+    auto plane = [&](auto buffer, int z) {
+      constexpr int B  = decltype(buffer)::value;
+      constexpr int bo = B * (TY + 2), po = (B == 0 ? 2 : B - 1) * (TY + 2);  // rows of planes z, z-1
+#pragma unroll
+      for (int k = 0; k < N; ++k)
+        if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx)
+          tile[bo + ty + BY * (k / RX) + 1][tx + 32 * (k % RX) + 1] = c[k];
+#pragma unroll
+      for (int j = 0; j < NH; ++j) {
+        const ZsHalo h = zs_halo<Sh>(rank + j * NT, x0, y0, ny, nx);
+        if (h.v) tile[bo + h.r][h.c] = h0[j];
+      }
+      // Prefetch plane z+2: the centre values (z+1 of the next plane) and the halo cells.
+      if (z + 2 < zq) {
+#pragma unroll
+        for (int k = 0; k < N; ++k)
+          if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx)
+            q[k] = __ldg(src + 2 * sz + at(0, BY * (k / RX), 32 * (k % RX)));
+      }
+      if (z + 2 < ze) {
+#pragma unroll
+        for (int j = 0; j < NH; ++j)
+          if (zs_halo<Sh>(rank + j * NT, x0, y0, ny, nx).v) h2[j] = __ldg(hsrc[j] + 2 * sz);
+      }
+      __syncthreads();
+      const bool zin = z > 0 && z < nz - 1;
+#pragma unroll
+      for (int k = 0; k < N; ++k) {
+        const int yk = y + BY * (k / RX), xk = x + 32 * (k % RX);
+        const int i = bo + ty + BY * (k / RX) + 1, j = tx + 32 * (k % RX) + 1;  // tile cell
+        // Neighbour cells are inside the tile but not always written: a
+        // boundary point's sum is discarded by the select.
+        const S u = tile[i][j];
+        S s       = tile[i][j - 1];
+        s += tile[i][j + 1];
+        s += tile[i - 1][j];
+        s += tile[i + 1][j];
+        s += tile[po - bo + i][j];
+        s += p[k];
+        const bool interior = zin && yk > 0 && yk < ny - 1 && xk > 0 && xk < nx - 1;
+        const S v           = interior ? c0 * u + c1 * s : u;  // boundary points are copied
+        if (yk < ny && xk < nx) dst[at(0, BY * (k / RX), 32 * (k % RX))] = v;
+        c[k] = p[k];
+        p[k] = q[k];
+      }
+#pragma unroll
+      for (int j = 0; j < NH; ++j) {
+        h0[j] = h1[j];
+        h1[j] = h2[j];
+        hsrc[j] += sz;
+      }
+      src += sz;
+      dst += sz;
+    };
+    for (int z = zb; z < ze; z += 3) {
+      plane(std::integral_constant<int, 0>(), z);
+      if (z + 1 < ze) plane(std::integral_constant<int, 1>(), z + 1);
+      if (z + 2 < ze) plane(std::integral_constant<int, 2>(), z + 2);
+    }
+    if (ch + static_cast<int>(gridDim.y) < nchunks) __syncthreads();  // the next chunk rewrites buffers 0 and 2
+  }
+}
+
+/// The kernel of shape Sh, for attribute queries.
+template <class S, class Sh>
+inline auto zs_kernel() {
+  return &stencil_3d_z_streaming_kernel<S, Sh>;
+}
+
+/// One z_streaming step with shape Sh on `stream` (nz, ny, nx > 0, checked by the caller).
+template <class S, class Sh>
+void stencil_3d_z_streaming(const S* in, S* out, int nz, int ny, int nx, S c0, S c1, cudaStream_t stream) {
+  const int nchunks = ceil_div(nz, Sh::ZC);
+  const int nbx     = ceil_div(nx, Sh::TX);
+  const dim3 grid(static_cast<unsigned>(static_cast<long long>(nbx) * ceil_div(ny, Sh::TY)),
+                  std::min(nchunks, zs_max_grid_y));
+  stencil_3d_z_streaming_kernel<S, Sh><<<grid, dim3(32, Sh::BY), 0, stream>>>(in, out, nz, ny, nx, nbx, nchunks, c0, c1);
+  SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_z_streaming");
+}
+
+}  // namespace detail
+}  // namespace cuda
+}  // namespace native
+}  // namespace scratchkit

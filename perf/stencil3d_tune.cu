@@ -117,7 +117,7 @@ struct Problem {
     TUNE_CUDA(cudaGetLastError());
     copy_ms = median_ms([&] { TUNE_CUDA(cudaMemcpyAsync(out, in, e * sizeof(T), cudaMemcpyDeviceToDevice, 0)); });
     TUNE_CUDA(cudaMemset(ref, 0xff, e * sizeof(T)));  // NaN: must be overwritten
-    sk::stencil_3d_z_streaming<T, scratchkit::detail::Stencil3DZsDefault>(in, ref, n, n, n, c0, c1, 0);
+    sk::stencil_3d_z_streaming<T, scratchkit::detail::Stencil3DZsDefault<T>>(in, ref, n, n, n, c0, c1, 0);
     TUNE_CUDA(cudaDeviceSynchronize());
   }
   ~Problem() {
@@ -155,7 +155,7 @@ std::string config_name() {
 /// Times shape Sh on p and prints its line.
 template <class T, class Sh>
 void time_config(const Problem<T>& p) {
-  using Default = scratchkit::detail::Stencil3DZsDefault;
+  using Default = scratchkit::detail::Stencil3DZsDefault<T>;
   constexpr bool is_default =
       Sh::BY == Default::BY && Sh::RX == Default::RX && Sh::RY == Default::RY && Sh::ZC == Default::ZC &&
       Sh::template min_blocks<T>() == Default::template min_blocks<T>();

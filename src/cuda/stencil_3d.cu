@@ -99,7 +99,7 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
     SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_tile_2d_halo");
   } else {
     // Shape: scratchkit::detail::Stencil3DZsDefault (include/scratchkit/native/stencil_3d.hpp), as on the layer.
-    detail::stencil_3d_z_streaming<S, scratchkit::detail::Stencil3DZsDefault>(in, out, nz, ny, nx, c0, c1, s);
+    detail::stencil_3d_z_streaming<S, scratchkit::detail::Stencil3DZsDefault<S>>(in, out, nz, ny, nx, c0, c1, s);
   }
 }
 

@@ -133,8 +133,8 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
   });
 }
 
-// z_streaming, shape Sh (Stencil3DZsShape; Stencil3DZsDefault: 32 x 16
-// threads, 64 x 16 tile, 32-plane chunks): a block of 32 x BY threads owns a
+// z_streaming, shape Sh (Stencil3DZsShape; Stencil3DZsDefault<T> in
+// native/stencil_3d.hpp gives the tuned one per type): a block of 32 x BY threads owns a
 // TX x TY (x, y) tile of a chunk of ZC planes. Thread (tx, ty) computes the
 // outputs at (y0 + ty + BY*ry, x0 + tx + 32*rx): every warp load or store is
 // one 128-byte row segment. Three shared buffers hold planes z-1, z (with a
@@ -357,20 +357,21 @@ void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& 
     return Stencil3DIndex<false>{static_cast<long long>(v.stride_0()), static_cast<long long>(v.stride_1()),
                                  static_cast<long long>(v.stride_2())};
   };
+  using value_type                = typename OutView::non_const_value_type;
   const Stencil3DIndex<false> is = ix(in), os = ix(out);
   if constexpr (std::is_same<typename InView::array_layout, Kokkos::LayoutRight>::value &&
                 std::is_same<typename OutView::array_layout, Kokkos::LayoutRight>::value) {
     if (is.sz == os.sz && is.sy == os.sy) {  // the native case: same index math
       const Stencil3DIndex<true> rm{is.sz, is.sy, 1};
       if constexpr (ZStreaming)
-        stencil_3d_z_streaming_at<Stencil3DZsDefault, true, true>(exec, in, out, c0, c1, rm, rm);
+        stencil_3d_z_streaming_at<Stencil3DZsDefault<value_type>, true, true>(exec, in, out, c0, c1, rm, rm);
       else
         stencil_3d_tile_2d_halo_at<true, true>(exec, in, out, c0, c1, rm, rm);
       return;
     }
   }
   if constexpr (ZStreaming)
-    stencil_3d_z_streaming_at<Stencil3DZsDefault, false, false>(exec, in, out, c0, c1, is, os);
+    stencil_3d_z_streaming_at<Stencil3DZsDefault<value_type>, false, false>(exec, in, out, c0, c1, is, os);
   else
     stencil_3d_tile_2d_halo_at<false, false>(exec, in, out, c0, c1, is, os);
 }

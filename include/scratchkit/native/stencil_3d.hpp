@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <type_traits>
+
 namespace scratchkit {
 namespace native {
 namespace cuda {
@@ -57,11 +59,17 @@ struct Stencil3DZsShape {
   static_assert(MinBlocksFloat_ >= 1 && MinBlocksDouble_ >= 1, "Stencil3DZsShape: blocks per SM");
 };
 
-/// The z_streaming shape both twins run (perf/stencil3d_tune.cu times others):
-/// 32 x 16 threads, 64 x 16 tile, 32-plane chunks, 3 blocks/SM float, 2 double.
-/// Its double tile (28.5 KB) must stay under the layer's ~40 KB of level-0
-/// scratch (LaunchError otherwise).
-using Stencil3DZsDefault = Stencil3DZsShape<16, 2, 1, 32, 3, 2>;
+/// The z_streaming shape both twins run for element type T, picked with
+/// perf/stencil3d_tune.cu on the H100 at 512^3 (perf/results/h100/stencil3d_tune.txt):
+/// float: 128 x 16 tile on 32 x 16 threads, 128-plane chunks, 2 blocks/SM
+/// (88.2 % of copy; the first shape 64 x 16 / 32 planes / 3 blocks: 81.9 %);
+/// double: 64 x 8 tile on 32 x 4 threads (2 x 2 outputs each), 64-plane chunks,
+/// 6 blocks/SM (91.0 %; the first shape: 87.5 %). Tiles (28 KB / 15.5 KB) stay
+/// under the layer's ~40 KB of level-0 scratch (LaunchError otherwise) and the
+/// host backends' 32 KB.
+template <class T>
+using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<16, 4, 1, 128, 2, 2>,
+                                                     Stencil3DZsShape<4, 2, 2, 64, 6, 6>>::type;
 
 }  // namespace detail
 }  // namespace scratchkit

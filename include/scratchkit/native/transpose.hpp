@@ -55,15 +55,17 @@ struct TransposeDefaultBlocking;
 template <>
 struct TransposeDefaultBlocking<float> {
   // 64 x 64 tile (16.6 KB), 256 threads moving 16 floats each (64 B in flight per thread,
-  // up to 128 KB per SM at 8 blocks; 32 registers), groups of 16 tile rows (1024 rows).
-  using type = TransposeBlocking<64, 64, 8, 16, 8>;
+  // up to 128 KB per SM at 8 blocks; 32 registers), tiles in row order (G = 1): the best
+  // of perf/transpose_tune.cu on the H100 (perf/results/h100/transpose_tune.txt, 94.6 % of
+  // copy; grouping tile rows in 4-32 measured 0.5-0.9 points slower).
+  using type = TransposeBlocking<64, 64, 8, 1, 8>;
 };
 template <>
 struct TransposeDefaultBlocking<double> {
-  // 32 x 64 tile (16.6 KB), 256 threads moving 8 doubles each (64 B in flight per thread),
-  // groups of 32 tile rows (1024 rows). 6 blocks per SM: 40 registers, which the layer needs
-  // to issue all 8 loads before its first shared store (at 32 it issues 5, then 3).
-  using type = TransposeBlocking<32, 64, 8, 32, 6>;
+  // 32 x 32 tile (8.3 KB), 256 threads moving 4 doubles each, tiles in row order, 8 blocks
+  // per SM: the best of perf/transpose_tune.cu on the H100 (96.5 % of copy; 32 x 64 tiles
+  // 96.3 %, grouped tile orders 95.3-95.8 %).
+  using type = TransposeBlocking<32, 32, 8, 1, 8>;
 };
 
 /// Tile (tile_row, tile_col) of block `blk` on an nby x nbx grid of tiles

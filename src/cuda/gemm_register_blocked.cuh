@@ -23,19 +23,20 @@ template <class S, class Blk>
 using RbShape = scratchkit::detail::GemmRbShape<Blk, S>;
 
 /// The CUDA-core path with a GemmBlocking (the twin of detail::gemm_register_blocked_simt on the layer):
-/// Blk::stages slices of A (by rows, swizzled) and B (by rows) in shared memory, filled by cp.async
-/// (16-byte copies when a_vec / b_vec, zero-filled past the matrices) while the math runs on an older
-/// slice; one barrier per slice (scratchkit::detail::GemmStageRing). 1-D block of Blk::threads; thread
-/// rank's rows are m0 + g*LY*VW + q and columns n0 + h*LX*VW + q of the block tile (warp tile WM x WN,
-/// lanes LY x LX): every shared read is a 16-byte vector.
+/// A^T and B slices double-buffered in shared memory, slice kt+1 loaded into registers (16-byte loads
+/// when a_vec / b_vec) during the math on slice kt, one barrier per slice. 1-D block of Blk::threads;
+/// thread rank's rows are m0 + g*LY*VW + q and columns n0 + h*LX*VW + q of the block tile (warp tile
+/// WM x WN, lanes LY x LX): every shared read is a conflict-free 16-byte vector.
 template <class S, class Blk>
 __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
     gemm_register_blocked_kernel(int M, int N, int K, S alpha, const S* __restrict__ A, const S* __restrict__ B,
                                  S beta, S* __restrict__ C, bool a_vec, bool b_vec, int lg) {
-  constexpr int ST = Blk::stages, SA = Blk::a_stage, SB = Blk::b_stage, BK = Blk::BK;
-  constexpr int VW = RbShape<S, Blk>::VW, TM = Blk::TM, TN = Blk::TN, LY = Blk::LY, LX = Blk::LX;
-  __shared__ __align__(16) S As[ST * SA];  // A by rows, stages 0 .. ST-1
-  __shared__ __align__(16) S Bs[ST * SB];  // B by rows, stages 0 .. ST-1
+  using Sh         = RbShape<S, Blk>;
+  using Vec        = scratchkit::detail::GemmVec16<S>;
+  constexpr int VW = Sh::VW, BK = Sh::BK, TM = Blk::TM, TN = Blk::TN, LY = Blk::LY, LX = Blk::LX;
+  constexpr int HA = Sh::a_size / 2, HB = Sh::b_size / 2;  // one buffer
+  __shared__ __align__(16) S As[Sh::a_size];  // A^T, buffers 0 and 1
+  __shared__ __align__(16) S Bs[Sh::b_size];  // B, buffers 0 and 1
   const int rank = threadIdx.x;
   int bx, by;  // grouped block order, as on the layer (scratchkit::detail::GemmGrid)
   scratchkit::detail::gemm_tile_of(blockIdx.x, blockIdx.y, lg, bx, by);
@@ -43,12 +44,6 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
   if (row0 >= M) return;  // past the last tile row, in the last group (the whole block)
   const int nk = (K + BK - 1) / BK;
   const scratchkit::detail::GemmMat<const S, true> a{A, K, 1}, b{B, N, 1};
-  auto issue = [&](int kt, int stage) {
-    if (kt < nk)
-      scratchkit::detail::gemm_simt_issue<Blk>(a, b, M, N, K, row0, col0, kt * BK, rank, a_vec, b_vec,
-                                               As + stage * SA, Bs + stage * SB);
-    scratchkit::detail::gemm_cp_async_commit();
-  };
   int m0, n0;
   scratchkit::detail::gemm_simt_place<Blk, S>(rank, m0, n0);
 
@@ -58,17 +53,23 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
 #pragma unroll
     for (int j = 0; j < TN; ++j) acc[i][j] = S(0);
   }
-#pragma unroll
-  for (int s = 0; s < ST - 1; ++s) issue(s, s);
-  scratchkit::detail::gemm_cp_async_wait<ST - 2>();
+  {
+    Vec ra[Sh::LA], rb[Sh::LB];
+    scratchkit::detail::gemm_simt_load<Blk>(a, b, M, N, K, row0, col0, 0, rank, a_vec, b_vec, ra, rb);
+    scratchkit::detail::gemm_simt_store<Blk>(As, Bs, rank, ra, rb);
+  }
   __syncthreads();
-  scratchkit::detail::GemmStageRing<ST> ring;
   for (int kt = 0; kt < nk; ++kt) {
-    issue(kt + ST - 1, ring.write());
-    scratchkit::detail::gemm_simt_compute<Blk>(acc, As + ring.rd * SA, Bs + ring.rd * SB, m0, n0);
-    scratchkit::detail::gemm_cp_async_wait<ST - 2>();
+    const int cur   = kt & 1;
+    const bool more = kt + 1 < nk;
+    // Slice kt+1 goes to registers first, so its loads are in flight during the math on slice kt.
+    Vec ra[Sh::LA], rb[Sh::LB];
+    if (more)
+      scratchkit::detail::gemm_simt_load<Blk>(a, b, M, N, K, row0, col0, (kt + 1) * BK, rank, a_vec, b_vec, ra, rb);
+    scratchkit::detail::gemm_simt_compute<Blk>(acc, As + cur * HA, Bs + cur * HB, m0, n0);
+    // The other buffer was last read before the previous barrier: safe to overwrite.
+    if (more) scratchkit::detail::gemm_simt_store<Blk>(As + (1 - cur) * HA, Bs + (1 - cur) * HB, rank, ra, rb);
     __syncthreads();  // the only barrier of a slice
-    ring.next();
   }
 #pragma unroll
   for (int i = 0; i < TM; ++i) {

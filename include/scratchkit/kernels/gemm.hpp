@@ -166,27 +166,29 @@ GemmMat<T, std::is_same<typename View::array_layout, Kokkos::LayoutRight>::value
   return {v.data(), static_cast<int>(v.stride(0)), static_cast<int>(v.stride(1))};
 }
 
-/// GemmVariant::register_blocked with blocking Blk (GemmBlocking): Blk::stages
-/// slices of A (by rows, swizzled) and B (by rows) in shared memory filled by
-/// cp.async (a ring, GemmStageRing: one barrier per slice) while the math runs
-/// on an older one; launch bounds (Blk::threads, Blk::min_blocks). As on the
-/// tensor-core path the matrices reach the kernel as raw pointers and strides,
-/// and copies and math are the native twin's functions (gemm_simt_issue,
-/// gemm_simt_compute).
+/// GemmVariant::register_blocked with blocking Blk (GemmBlocking): A^T and B
+/// slices double-buffered in shared memory, slice kt+1 loaded into registers
+/// (16-byte loads where the matrices allow) during the math on slice kt, one
+/// barrier per slice, launch bounds (Blk::threads, Blk::min_blocks). The
+/// matrices reach the kernel as raw pointers and strides (GemmMat); loads,
+/// stores and math are the native twin's functions (gemm_simt_load,
+/// gemm_simt_store, gemm_simt_compute).
 template <class Blk, class ExecSpace, class AV, class BV, class CV>
 void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
                                 const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
-  constexpr int ST = Blk::stages, SA = Blk::a_stage, SB = Blk::b_stage, BK = Blk::BK, NT = Blk::threads;
-  constexpr int VW = gemm_vector_width<Scalar>, TM = Blk::TM, TN = Blk::TN;
-  using ATiles = SharedArray<Scalar, ST * SA, 16>;  // A by rows, stages 0 .. ST-1
-  using BTiles = SharedArray<Scalar, ST * SB, 16>;  // B by rows, stages 0 .. ST-1
+  using Sh     = GemmRbShape<Blk, Scalar>;
+  constexpr int BK = Blk::BK, TM = Blk::TM, TN = Blk::TN, NT = Blk::threads, VW = Sh::VW;
+  constexpr int HA = Sh::a_size / 2, HB = Sh::b_size / 2;  // one buffer
+  using ATiles = SharedArray<Scalar, Sh::a_size, 16>;     // A^T, buffers 0 and 1
+  using BTiles = SharedArray<Scalar, Sh::b_size, 16>;     // B, buffers 0 and 1
   using Frag   = GemmFragment<Scalar, TM, TN>;
+  using Pack   = GemmVec16<Scalar>;
   const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
             K = static_cast<int>(A.extent(1));
   const int nk = ceil_div(K, BK);
-  // 16-byte copies need every vector of a row inside or outside the matrix: K (N) a multiple of VW.
+  // 16-byte loads need every vector of a row inside or outside the matrix: K (N) a multiple of VW.
   const bool a_vec = K % VW == 0 && gemm_rows_vectorizable(A);
   const bool b_vec = N % VW == 0 && gemm_rows_vectorizable(B);
   const auto a  = gemm_mat<const Scalar>(A, "A");
@@ -210,40 +212,38 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
     Scalar* const as = As.data();
     Scalar* const bs = Bs.data();
     blk.threads([&](const Thread& t) {
-      Frag& f = acc(t);
+      const int rank = gemm_thread_rank<NT>(t.rank);
+      Frag& f        = acc(t);
       SCRATCHKIT_GEMM_UNROLL
       for (int i = 0; i < TM; ++i) {
         SCRATCHKIT_GEMM_UNROLL
         for (int j = 0; j < TN; ++j) f.c[i][j] = Scalar(0);
       }
-      SCRATCHKIT_GEMM_UNROLL
-      for (int s = 0; s < ST - 1; ++s) {
-        if (s < nk) gemm_simt_issue<Blk>(a, b_, M, N, K, row0, col0, s * BK, t.rank, a_vec, b_vec, as + s * SA, bs + s * SB);
-        gemm_cp_async_commit();
-      }
-      gemm_cp_async_wait<ST - 2>();
+      Pack ra[Sh::LA], rb[Sh::LB];
+      gemm_simt_load<Blk>(a, b_, M, N, K, row0, col0, 0, rank, a_vec, b_vec, ra, rb);
+      gemm_simt_store<Blk>(as, bs, rank, ra, rb);
     });
     sync_threads(blk);
-    GemmStageRing<ST> ring;
     for (int kt = 0; kt < nk; ++kt) {
-      const int wr = ring.write(), rd = ring.rd;
+      const int cur   = kt & 1;
+      const bool more = kt + 1 < nk;
       blk.threads([&](const Thread& t) {
-        if (kt + ST - 1 < nk)
-          gemm_simt_issue<Blk>(a, b_, M, N, K, row0, col0, (kt + ST - 1) * BK, t.rank, a_vec, b_vec, as + wr * SA,
-                               bs + wr * SB);
-        gemm_cp_async_commit();
+        const int rank = gemm_thread_rank<NT>(t.rank);
+        // Slice kt+1 goes to registers first, so its loads are in flight during the math on slice kt.
+        Pack ra[Sh::LA], rb[Sh::LB];
+        if (more) gemm_simt_load<Blk>(a, b_, M, N, K, row0, col0, (kt + 1) * BK, rank, a_vec, b_vec, ra, rb);
         int m0, n0;
-        gemm_simt_place<Blk, Scalar>(t.rank, m0, n0);
-        gemm_simt_compute<Blk>(acc(t).c, as + rd * SA, bs + rd * SB, m0, n0);
-        gemm_cp_async_wait<ST - 2>();
+        gemm_simt_place<Blk, Scalar>(rank, m0, n0);
+        gemm_simt_compute<Blk>(acc(t).c, as + cur * HA, bs + cur * HB, m0, n0);
+        // The other buffer was last read before the previous barrier: safe to overwrite.
+        if (more) gemm_simt_store<Blk>(as + (1 - cur) * HA, bs + (1 - cur) * HB, rank, ra, rb);
       });
       sync_threads(blk);  // the only barrier of a slice
-      ring.next();
     }
     blk.threads([&](const Thread& t) {
       const Frag& f = acc(t);
       int m0, n0;
-      gemm_simt_place<Blk, Scalar>(t.rank, m0, n0);
+      gemm_simt_place<Blk, Scalar>(gemm_thread_rank<NT>(t.rank), m0, n0);
       SCRATCHKIT_GEMM_UNROLL
       for (int i = 0; i < TM; ++i) {
         const int r = row0 + m0 + (i / VW) * Blk::LY * VW + i % VW;

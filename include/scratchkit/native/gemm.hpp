@@ -71,20 +71,22 @@ SCRATCHKIT_HOST_DEVICE inline void gemm_tile_of(int x, int y, int lg, int& bx, i
 /// native twin so that both run the same tiles and launch bounds.
 ///
 /// A block of `threads` = 32 * (BM/WM) * (BN/WN) threads computes a BM x BN
-/// tile of C, walking K in slices of BK, Stages slices in shared memory at a
-/// time (cp.async ring). Each warp owns a WM x WN warp tile; its lanes form an
+/// tile of C, walking K in slices of BK: A^T (padded) and B slices
+/// double-buffered in shared memory, slice kt+1 loaded into registers during
+/// the math on slice kt. Each warp owns a WM x WN warp tile; its lanes form an
 /// LY x LX grid (LY = WM/TM, LX = WN/TN, LY * LX = 32) and each lane holds a
 /// TM x TN thread tile in registers, split into 16-byte fragments interleaved
-/// with its neighbours' so that every shared-memory read is one 16-byte
-/// vector (A by rows, swizzled, 16 bytes = 16/sizeof k at once; B by rows).
-/// MinBlocks is the __launch_bounds__ occupancy hint (blocks per SM) given on
-/// both twins. The layer needs Stages * (a_stage + b_stage) * sizeof <= ~40 KB.
+/// with its neighbours' so that every shared-memory read is one conflict-free
+/// 16-byte vector. MinBlocks is the __launch_bounds__ occupancy hint (blocks
+/// per SM) given on both twins. Stages is there for the shape of the type
+/// only: this path double-buffers through registers, so it must be 2 (the
+/// cp.async ring with A by rows measured 0.77x cuBLAS against 0.86x for this
+/// one on the H100; perf/results/h100/.session3-gemm-run/gemm_tune.txt).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MinBlocks_ = 1, int Stages_ = 2>
 struct GemmBlocking {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int min_blocks = MinBlocks_;
-  static constexpr int stages     = Stages_;       ///< slices in flight in shared memory (cp.async pipeline)
-  static constexpr int a_stage = BM * BK, b_stage = BK * BN;  ///< elements of one A, B slice
+  static constexpr int stages     = Stages_;         ///< always 2: two shared buffers
   static constexpr int LY = WM / TM, LX = WN / TN;   ///< lanes of a warp along M and N
   static constexpr int WY = BM / WM, WX = BN / WN;   ///< warps of a block along M and N
   static constexpr int threads = 32 * WY * WX;       ///< 1-D block of this many threads
@@ -94,7 +96,7 @@ struct GemmBlocking {
                 "GemmBlocking: BM, BN multiples of WM, WN; WM, WN multiples of TM, TN");
   static_assert(LY * LX == 32, "GemmBlocking: a warp tile must hold 32 thread tiles");
   static_assert(threads <= 1024, "GemmBlocking: at most 1024 threads per block");
-  static_assert(Stages_ >= 2 && Stages_ <= 8, "GemmBlocking: 2 to 8 stages");
+  static_assert(Stages_ == 2, "GemmBlocking: the CUDA-core path double-buffers through registers (2 stages)");
 };
 
 /// Blocking of the FP64 tensor-core path of GemmVariant::register_blocked
@@ -286,6 +288,8 @@ struct GemmRbShape {
   static constexpr int KV = BK / VW, NV = BN / VW;           ///< 16-byte vectors per row of an A, B slice
   static constexpr int AV = BM * KV, BV = BK * NV;           ///< vectors per A, B slice
   static constexpr int LA = (AV + NT - 1) / NT, LB = (BV + NT - 1) / NT;  ///< vectors per thread
+  static constexpr int PA = BM + VW;  ///< A^T row pitch of the CUDA-core path: the transposing stores hit distinct banks
+  static constexpr int a_size = 2 * BK * PA, b_size = 2 * BK * BN;  ///< CUDA-core path: A^T, B, two buffers each
   static_assert(BK % VW == 0 && BN % VW == 0, "register_blocked: BK and BN must be multiples of 16 bytes");
 };
 
@@ -307,41 +311,92 @@ SCRATCHKIT_HD_FORCEINLINE void gemm_ld16(const T* p, T* dst) {
 #endif
 }
 
-/// Shared-memory index of A(m, k) in a BM x BK slice of the CUDA-core path,
-/// stored by rows: 16-byte vector k / VW of row m at vector (k / VW) ^
-/// ((m / VW) % KV). The lanes of a warp read LY rows VW apart at one vector
-/// column; the swizzle spreads them over distinct banks (conflict-free for
-/// LY <= KV, which holds for the default blocking: LY = KV = 4).
-template <int BK, int VW>
-struct GemmSimtAIndex {
-  static constexpr int KV = BK / VW;
-  static_assert((KV & (KV - 1)) == 0, "GemmSimtAIndex: BK / VW must be a power of two");
-  SCRATCHKIT_HOST_DEVICE int operator()(int m, int k) const {
-    return m * BK + (((k / VW) ^ ((m / VW) & (KV - 1))) * VW) + k % VW;
+/// One tile of a slice of the CUDA-core path into registers: vector v = rank
+/// + p*NT of the tile's Total vectors is row r0 + v / PerRow, columns c0 + (v %
+/// PerRow)*VW + [0, VW) of the rows x cols matrix X. Outside X: zero. With
+/// `vec` (rows of 16-byte vectors, cols a multiple of VW) a vector inside X is
+/// one 16-byte read-only load, otherwise element by element.
+template <int L, int Total, int PerRow, int NT, class T, bool Unit>
+SCRATCHKIT_HD_FORCEINLINE void gemm_load_tile(const GemmMat<const T, Unit>& X, int rows, int cols, int r0, int c0,
+                                              int rank, bool vec, GemmVec16<T> (&regs)[L]) {
+  constexpr int VW = static_cast<int>(16 / sizeof(T));
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < L; ++p) {
+    const int v = rank + p * NT;
+    if (L * NT != Total && v >= Total) break;
+    const int r = r0 + v / PerRow, c = c0 + (v % PerRow) * VW;
+    if (vec) {
+      if (r < rows && c < cols) {
+        load16(X.p + X.at(r, c), regs[p].v);
+      } else {
+  SCRATCHKIT_GEMM_UNROLL
+        for (int q = 0; q < VW; ++q) regs[p].v[q] = T(0);
+      }
+    } else {
+  SCRATCHKIT_GEMM_UNROLL
+      for (int q = 0; q < VW; ++q) regs[p].v[q] = (r < rows && c + q < cols) ? X.p[X.at(r, c + q)] : T(0);
+    }
   }
-};
-/// Shared-memory index of B(k, n) in a BK x BN slice stored by rows, unpermuted.
-template <int BN>
-struct GemmRowIndex {
-  SCRATCHKIT_HOST_DEVICE int operator()(int k, int n) const { return k * BN + n; }
-};
+}
 
-/// Issues this thread's copies of slice k0 of the CUDA-core path (both
-/// twins): A(row0 + [0, BM), k0 + [0, BK)) into stage `as` (GemmSimtAIndex),
-/// B(k0 + [0, BK), col0 + [0, BN)) into stage `bs` by rows, zeros outside.
+/// Slice k0 of the CUDA-core path into registers (both twins): the A tile
+/// (BM x BK, k fastest, so that a warp reads whole 32-byte sectors) and the B
+/// tile (BK x BN, n fastest).
 template <class Blk, class T, bool UA, bool UB>
-SCRATCHKIT_HD_FORCEINLINE void gemm_simt_issue(const GemmMat<const T, UA>& A, const GemmMat<const T, UB>& B, int M,
-                                               int N, int K, int row0, int col0, int k0, int rank, bool a_vec,
-                                               bool b_vec, T* as, T* bs) {
+SCRATCHKIT_HD_FORCEINLINE void gemm_simt_load(const GemmMat<const T, UA>& A, const GemmMat<const T, UB>& B, int M,
+                                              int N, int K, int row0, int col0, int k0, int rank, bool a_vec,
+                                              bool b_vec, GemmVec16<T> (&ra)[GemmRbShape<Blk, T>::LA],
+                                              GemmVec16<T> (&rb)[GemmRbShape<Blk, T>::LB]) {
   using Sh = GemmRbShape<Blk, T>;
-  gemm_copy_tile<Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, M, K, row0, k0, rank, a_vec, as,
-                                                 GemmSimtAIndex<Sh::BK, Sh::VW>());
-  gemm_copy_tile<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, K, N, k0, col0, rank, b_vec, bs, GemmRowIndex<Sh::BN>());
+  gemm_load_tile<Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, M, K, row0, k0, rank, a_vec, ra);
+  gemm_load_tile<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, K, N, k0, col0, rank, b_vec, rb);
+}
+
+/// Stores the registers of gemm_simt_load into one buffer (both twins): A
+/// transposed (as[k * PA + m]), B as is (bs[k * BN + n], one 16-byte store per
+/// vector on the GPU).
+template <class Blk, class T>
+SCRATCHKIT_HD_FORCEINLINE void gemm_simt_store(T* as, T* bs, int rank, const GemmVec16<T> (&ra)[GemmRbShape<Blk, T>::LA],
+                                               const GemmVec16<T> (&rb)[GemmRbShape<Blk, T>::LB]) {
+  using Sh         = GemmRbShape<Blk, T>;
+  constexpr int VW = Sh::VW, NT = Sh::NT, KV = Sh::KV, PA = Sh::PA;
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < Sh::LA; ++p) {
+    const int v = rank + p * NT;
+    if (Sh::LA * NT != Sh::AV && v >= Sh::AV) break;
+    const int m = v / KV, k = (v % KV) * VW;
+  SCRATCHKIT_GEMM_UNROLL
+    for (int q = 0; q < VW; ++q) as[(k + q) * PA + m] = ra[p].v[q];
+  }
+  SCRATCHKIT_GEMM_UNROLL
+  for (int p = 0; p < Sh::LB; ++p) {
+    const int v = rank + p * NT;
+    if (Sh::LB * NT != Sh::BV && v >= Sh::BV) break;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    *reinterpret_cast<GemmVec16<T>*>(bs + v * VW) = rb[p];
+#else
+    for (int q = 0; q < VW; ++q) bs[v * VW + q] = rb[p].v[q];
+#endif
+  }
+}
+
+/// rank, with its range [0, NT) told to nvcc. The layer's thread rank comes
+/// from Kokkos' team rank, whose range nvcc cannot see; without it the signed
+/// divisions of the tile indices in gemm_simt_load / _store keep more values
+/// live (float default on the layer: 24 B of spills, none with it).
+template <int NT>
+SCRATCHKIT_HD_FORCEINLINE int gemm_thread_rank(int rank) {
+#if defined(__CUDA_ARCH__)
+  __builtin_assume(rank >= 0);
+  __builtin_assume(rank < NT);
+#endif
+  return rank;
 }
 
 /// Where thread `rank` of a GemmBlocking block sits in the block tile: its
 /// rows are m0 + g*LY*VW + q and its columns n0 + h*LX*VW + q (g < TM/VW,
-/// h < TN/VW, q < VW).
+/// h < TN/VW, q < VW): the lanes of a warp read LY (A^T) and LX (B) adjacent
+/// 16-byte vectors per shared load, no bank conflicts.
 template <class Blk, class T>
 SCRATCHKIT_HOST_DEVICE inline void gemm_simt_place(int rank, int& m0, int& n0) {
   constexpr int VW = static_cast<int>(16 / sizeof(T));
@@ -350,34 +405,29 @@ SCRATCHKIT_HOST_DEVICE inline void gemm_simt_place(int rank, int& m0, int& n0) {
   n0 = (warp % Blk::WX) * Blk::WN + (lane % Blk::LX) * VW;
 }
 
-/// One slice of the CUDA-core path (both twins): c[i][j] += A(m_i, k) B(k, n_j)
-/// for k = 0..BK-1 in order (one multiply-add each, as every other variant).
-/// Per 16-byte column kq of A: TM vector reads give VW k of each row, then per k
-/// TN/VW vector reads of B.
+/// One slice of the CUDA-core path (both twins) on the buffer at as (A^T),
+/// bs (B): c[i][j] += A(m_i, kk) B(kk, n_j) for kk = 0..BK-1 in order (one
+/// multiply-add each, as every other variant); per kk TM/VW 16-byte reads of
+/// A^T and TN/VW of B.
 template <class Blk, class T>
 SCRATCHKIT_HD_FORCEINLINE void gemm_simt_compute(T (&c)[Blk::TM][Blk::TN], const T* as, const T* bs, int m0, int n0) {
-  constexpr int VW = static_cast<int>(16 / sizeof(T)), BK = Blk::BK, BN = Blk::BN, KV = BK / VW;
+  using Sh         = GemmRbShape<Blk, T>;
+  constexpr int VW = Sh::VW, BK = Sh::BK, BN = Sh::BN, PA = Sh::PA;
   constexpr int TM = Blk::TM, TN = Blk::TN, LY = Blk::LY, LX = Blk::LX;
   static_assert(TM % VW == 0 && TN % VW == 0, "register_blocked: TM and TN must be multiples of 16 bytes");
+  as += m0;
+  bs += n0;
   SCRATCHKIT_GEMM_UNROLL
-  for (int kq = 0; kq < KV; ++kq) {
-    T a[TM][VW];
+  for (int kk = 0; kk < BK; ++kk) {
+    T a[TM], b[TN];
   SCRATCHKIT_GEMM_UNROLL
-    for (int g = 0; g < TM / VW; ++g) {
-      const int col = (kq ^ ((m0 / VW + g * LY) & (KV - 1))) * VW;  // GemmSimtAIndex of rows m0 + g*LY*VW + q
+    for (int g = 0; g < TM / VW; ++g) gemm_ld16(as + kk * PA + g * LY * VW, a + g * VW);
   SCRATCHKIT_GEMM_UNROLL
-      for (int q = 0; q < VW; ++q) gemm_ld16(as + (m0 + g * LY * VW + q) * BK + col, a[g * VW + q]);
-    }
+    for (int h = 0; h < TN / VW; ++h) gemm_ld16(bs + kk * BN + h * LX * VW, b + h * VW);
   SCRATCHKIT_GEMM_UNROLL
-    for (int kk = 0; kk < VW; ++kk) {
-      T b[TN];
+    for (int i = 0; i < TM; ++i) {
   SCRATCHKIT_GEMM_UNROLL
-      for (int h = 0; h < TN / VW; ++h) gemm_ld16(bs + (kq * VW + kk) * BN + n0 + h * LX * VW, b + h * VW);
-  SCRATCHKIT_GEMM_UNROLL
-      for (int i = 0; i < TM; ++i) {
-  SCRATCHKIT_GEMM_UNROLL
-        for (int j = 0; j < TN; ++j) c[i][j] += a[i][kk] * b[j];
-      }
+      for (int j = 0; j < TN; ++j) c[i][j] += a[i] * b[j];
     }
   }
 }

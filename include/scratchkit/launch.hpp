@@ -152,14 +152,15 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
   if constexpr (Level == 0 && std::is_same<ExecSpace, Kokkos::Cuda>::value) {
     static_assert(base_alignment == 128, "scratch_window: update the __align__ below");
     extern __shared__ __align__(128) char scratchkit_shared_base[];
-    // p rounded up to base_alignment on its 32-bit shared offset. The symbol is
-    // 128-aligned, so the final mask changes nothing at run time; it lets nvcc
-    // prove every tile row's alignment and vectorise row reads (ld.shared.v4)
-    // as it does for a `__shared__` array.
+    // p rounded up to base_alignment, on its 32-bit offset from the symbol.
+    // The symbol is 128-aligned, so rounding the offset is rounding p; and an
+    // offset whose low bits are visibly clear lets nvcc prove every tile row's
+    // alignment and vectorise row reads (ld.shared.v4) as it does for a
+    // `__shared__` array (measured: tiled GEMM, perf/NOTES.md session 3).
     constexpr unsigned mask = static_cast<unsigned>(base_alignment) - 1u;
     const unsigned s        = static_cast<unsigned>(__cvta_generic_to_shared(p));
     const unsigned s0       = static_cast<unsigned>(__cvta_generic_to_shared(scratchkit_shared_base));
-    return assume_aligned<base_alignment>(scratchkit_shared_base + ((((s + mask) & ~mask) - s0) & ~mask));
+    return assume_aligned<base_alignment>(scratchkit_shared_base + ((s - s0 + mask) & ~mask));
   }
 #endif
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);

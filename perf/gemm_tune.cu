@@ -15,6 +15,8 @@
 #include <scratchkit/native/gemm.hpp>
 
 #include "gemm_register_blocked.cuh"
+#define SCRATCHKIT_TUNE_NAME "gemm_tune"
+#include "tune_common.cuh"
 
 #include <cublas_v2.h>
 
@@ -30,82 +32,20 @@ namespace {
 
 using scratchkit::detail::GemmBlocking;
 namespace sk = scratchkit::native::cuda::detail;
+using scratchkit::tune::fill_kernel;
+using scratchkit::tune::max_abs_diff;
 
-void cuda_check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "gemm_tune: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
+/// Median of 7 timed runs after 2 warm-up runs.
+template <class F>
+double median_ms(const F& run) {
+  return scratchkit::tune::median_ms([] {}, run, 2, 7);
 }
+
 void cublas_check(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS) {
     std::fprintf(stderr, "gemm_tune: %s failed with cuBLAS status %d\n", what, static_cast<int>(s));
     std::exit(1);
   }
-}
-#define TUNE_CUDA(expr) cuda_check((expr), #expr)
-
-/// x[i] uniform in [-1, 1) from a hash of (seed, i): the same inputs every run.
-template <class T>
-__global__ void fill_kernel(T* x, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    unsigned long long h = (static_cast<unsigned long long>(i) + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-    h ^= h >> 31;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 29;
-    x[i] = static_cast<T>(static_cast<double>(h >> 11) * (2.0 / 9007199254740992.0) - 1.0);
-  }
-}
-
-/// *out = max_i |x[i] - y[i]| (y null: max |x[i]|); non-negative floats order like their bits.
-template <class T>
-__global__ void max_abs_diff_kernel(const T* x, const T* y, long long n, unsigned long long* out) {
-  double m = 0;
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const double d = y ? fabs(static_cast<double>(x[i]) - static_cast<double>(y[i])) : fabs(static_cast<double>(x[i]));
-    m = d > m || d != d ? d : m;  // NaN wins
-  }
-  atomicMax(out, static_cast<unsigned long long>(__double_as_longlong(m)));
-}
-
-template <class T>
-double max_abs_diff(const T* x, const T* y, long long n) {
-  static unsigned long long* slot = nullptr;
-  if (!slot) TUNE_CUDA(cudaMalloc(&slot, sizeof(*slot)));
-  TUNE_CUDA(cudaMemset(slot, 0, sizeof(*slot)));
-  max_abs_diff_kernel<T><<<1024, 256>>>(x, y, n, slot);
-  TUNE_CUDA(cudaGetLastError());
-  unsigned long long bits = 0;
-  TUNE_CUDA(cudaMemcpy(&bits, slot, sizeof(bits), cudaMemcpyDeviceToHost));
-  double d;
-  static_assert(sizeof(d) == sizeof(bits), "64-bit double");
-  std::memcpy(&d, &bits, sizeof(d));
-  return d;
-}
-
-/// Median time in ms of `run` over 7 runs, after 2 untimed ones.
-template <class F>
-double median_ms(const F& run) {
-  cudaEvent_t a, b;
-  TUNE_CUDA(cudaEventCreate(&a));
-  TUNE_CUDA(cudaEventCreate(&b));
-  for (int i = 0; i < 2; ++i) run();
-  std::vector<double> t;
-  for (int i = 0; i < 7; ++i) {
-    TUNE_CUDA(cudaEventRecord(a));
-    run();
-    TUNE_CUDA(cudaEventRecord(b));
-    TUNE_CUDA(cudaEventSynchronize(b));
-    float ms = 0;
-    TUNE_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  TUNE_CUDA(cudaEventDestroy(a));
-  TUNE_CUDA(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
 }
 
 /// Inputs, cuBLAS reference and timing of one type and size.

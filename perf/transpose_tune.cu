@@ -17,6 +17,8 @@
 #include <scratchkit/native/transpose.hpp>
 
 #include "transpose_padded.cuh"
+#define SCRATCHKIT_TUNE_NAME "transpose_tune"
+#include "tune_common.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -30,13 +32,6 @@ namespace {
 using scratchkit::detail::TransposeBlocking;
 namespace sk = scratchkit::native::cuda::detail;
 
-void cuda_check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "transpose_tune: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-#define TUNE_CUDA(expr) cuda_check((expr), #expr)
 
 /// x[i] = a distinct value per i (exact in float up to 2^24, then still mostly distinct).
 template <class T>
@@ -60,31 +55,10 @@ __global__ void count_wrong_kernel(int rows, int cols, const T* in, const T* out
   if (local) atomicAdd(bad, local);
 }
 
-/// Median time in ms of `run` over 7 runs, after 2 untimed ones; `prepare` before each, untimed.
+/// Median of 7 timed runs after 2 warm-up runs; `prepare` before each, untimed.
 template <class P, class F>
 double median_ms(const P& prepare, const F& run) {
-  cudaEvent_t a, b;
-  TUNE_CUDA(cudaEventCreate(&a));
-  TUNE_CUDA(cudaEventCreate(&b));
-  for (int i = 0; i < 2; ++i) {
-    prepare();
-    run();
-  }
-  std::vector<double> t;
-  for (int i = 0; i < 7; ++i) {
-    prepare();
-    TUNE_CUDA(cudaEventRecord(a));
-    run();
-    TUNE_CUDA(cudaEventRecord(b));
-    TUNE_CUDA(cudaEventSynchronize(b));
-    float ms = 0;
-    TUNE_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  TUNE_CUDA(cudaEventDestroy(a));
-  TUNE_CUDA(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return scratchkit::tune::median_ms(prepare, run, 2, 7);
 }
 
 template <class T>

@@ -22,40 +22,8 @@ namespace detail {
 /// CUDA's limit on gridDim.y; more z chunks are looped over.
 constexpr int zs_max_grid_y = 65535;
 
-/// Halo cell hi (0 .. 2TX+2TY-1) of the tile at (x0, y0): its tile cell (r, c),
-/// grid (gy, gx), and whether it is loaded (inside the grid; cells outside are
-/// only next to boundary points, which are copied).
-struct ZsHalo {
-  int r, c, gy, gx;
-  bool v;
-};
-template <class Sh>
-__device__ __forceinline__ ZsHalo zs_halo(int hi, int x0, int y0, int ny, int nx) {
-  constexpr int TX = Sh::TX, TY = Sh::TY;
-  ZsHalo h{0, 0, 0, 0, false};
-  // Whole warps take the rows (TX is a multiple of 32: a warp-uniform branch).
-  const int w = static_cast<int>(static_cast<unsigned>(hi) / 32u), lane = static_cast<int>(static_cast<unsigned>(hi) % 32u);
-  constexpr int W = TX / 32;
-  if (w < 2 * W) {  // rows above and below
-    const bool below = w >= W;
-    const int col    = (below ? w - W : w) * 32 + lane;
-    h.r              = below ? TY + 1 : 0;
-    h.c              = col + 1;
-    h.gy             = below ? y0 + TY : y0 - 1;
-    h.gx             = x0 + col;
-    h.v              = h.gy >= 0 && h.gy < ny && h.gx < nx;
-  } else if (hi - 2 * TX < 2 * TY) {  // columns left and right
-    const int k      = hi - 2 * TX;
-    const bool right = k >= TY;
-    const int row    = right ? k - TY : k;
-    h.r              = row + 1;
-    h.c              = right ? TX + 1 : 0;
-    h.gy             = y0 + row;
-    h.gx             = right ? x0 + TX : x0 - 1;
-    h.v              = h.gx >= 0 && h.gx < nx && h.gy < ny;
-  }
-  return h;
-}
+using scratchkit::detail::stencil3d_stream_halo;
+using scratchkit::detail::Stencil3DStreamHalo;
 
 /// Block 32 x Sh::BY threads, tile Sh::TX x Sh::TY of a chunk of Sh::ZC planes.
 /// Three shared buffers: planes z-1, z (with its halo) and the next one's
@@ -98,7 +66,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
     }
 #pragma unroll
     for (int j = 0; j < NH; ++j) {
-      const ZsHalo h = zs_halo<Sh>(rank + j * NT, x0, y0, ny, nx);
+      const Stencil3DStreamHalo h = stencil3d_stream_halo<Sh>(rank + j * NT, x0, y0, ny, nx);
       hsrc[j]            = h.v ? in + at(zb, h.gy, h.gx) : in;
       h0[j] = h1[j] = h2[j] = S(0);
       if (h.v) {
@@ -116,7 +84,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
           tile[bo + ty + BY * (k / RX) + 1][tx + 32 * (k % RX) + 1] = c[k];
 #pragma unroll
       for (int j = 0; j < NH; ++j) {
-        const ZsHalo h = zs_halo<Sh>(rank + j * NT, x0, y0, ny, nx);
+        const Stencil3DStreamHalo h = stencil3d_stream_halo<Sh>(rank + j * NT, x0, y0, ny, nx);
         if (h.v) tile[bo + h.r][h.c] = h0[j];
       }
       // Prefetch plane z+2: the centre values (z+1 of the next plane) and the halo cells.
@@ -129,7 +97,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
       if (z + 2 < ze) {
 #pragma unroll
         for (int j = 0; j < NH; ++j)
-          if (zs_halo<Sh>(rank + j * NT, x0, y0, ny, nx).v) h2[j] = __ldg(hsrc[j] + 2 * sz);
+          if (stencil3d_stream_halo<Sh>(rank + j * NT, x0, y0, ny, nx).v) h2[j] = __ldg(hsrc[j] + 2 * sz);
       }
       __syncthreads();
       const bool zin = z > 0 && z < nz - 1;

@@ -154,40 +154,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
 template <class T, class Sh>
 using Stencil3DStreamTiles = PaddedTile<T, 3 * (Sh::TY + 2), Sh::TX + 2, 0>;
 
-/// Halo cell hi (0 .. 2TX+2TY-1) of the tile at (x0, y0): tile cell (r, c),
-/// grid (gy, gx), loaded or not (cells outside the grid are not: only
-/// boundary points, which are copied, sit next to them).
-struct Stencil3DStreamHalo {
-  int r, c, gy, gx;
-  bool v;
-};
-template <class Sh>
-KOKKOS_INLINE_FUNCTION Stencil3DStreamHalo stencil3d_stream_halo(int hi, int x0, int y0, int ny, int nx) {
-  constexpr int TX = Sh::TX, TY = Sh::TY;
-  Stencil3DStreamHalo h{0, 0, 0, 0, false};
-  // Whole warps take the rows (TX is a multiple of 32: a warp-uniform branch).
-  const int w = static_cast<int>(static_cast<unsigned>(hi) / 32u), lane = static_cast<int>(static_cast<unsigned>(hi) % 32u);
-  constexpr int W = TX / 32;
-  if (w < 2 * W) {  // rows above and below
-    const bool below = w >= W;
-    const int col    = (below ? w - W : w) * 32 + lane;
-    h.r              = below ? TY + 1 : 0;
-    h.c              = col + 1;
-    h.gy             = below ? y0 + TY : y0 - 1;
-    h.gx             = x0 + col;
-    h.v              = h.gy >= 0 && h.gy < ny && h.gx < nx;
-  } else if (hi - 2 * TX < 2 * TY) {  // columns left and right
-    const int k      = hi - 2 * TX;
-    const bool right = k >= TY;
-    const int row    = right ? k - TY : k;
-    h.r              = row + 1;
-    h.c              = right ? TX + 1 : 0;
-    h.gy             = y0 + row;
-    h.gx             = right ? x0 + TX : x0 - 1;
-    h.v              = h.gx >= 0 && h.gx < nx && h.gy < ny;
-  }
-  return h;
-}
+// Halo cells: detail::stencil3d_stream_halo (native/stencil_3d.hpp, shared with the native twin).
 
 /// One z_streaming thread's state along z (registers on a GPU): planes z,
 /// z+1, z+2 of each output and of its halo cells (the planes not in shared

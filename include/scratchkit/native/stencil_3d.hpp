@@ -7,6 +7,7 @@
 #pragma once
 
 #include <scratchkit/config.hpp>
+#include <scratchkit/detail/load16.hpp>
 #include <scratchkit/kernels/variants.hpp>
 
 #include <cstddef>
@@ -70,6 +71,42 @@ struct Stencil3DZsShape {
 template <class T>
 using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<16, 4, 1, 128, 2, 2>,
                                                      Stencil3DZsShape<4, 2, 2, 64, 6, 6>>::type;
+
+/// z_streaming halo cell hi (0 .. 2TX+2TY-1) of the tile at (x0, y0): its tile
+/// cell (r, c), grid (gy, gx), and whether it is loaded (inside the grid; cells
+/// outside are only next to boundary points, which are copied). One definition
+/// for both twins, so they load the same cells in the same order.
+struct Stencil3DStreamHalo {
+  int r, c, gy, gx;
+  bool v;
+};
+template <class Sh>
+SCRATCHKIT_HD_FORCEINLINE Stencil3DStreamHalo stencil3d_stream_halo(int hi, int x0, int y0, int ny, int nx) {
+  constexpr int TX = Sh::TX, TY = Sh::TY;
+  Stencil3DStreamHalo h{0, 0, 0, 0, false};
+  // Whole warps take the rows (TX is a multiple of 32: a warp-uniform branch).
+  const int w = static_cast<int>(static_cast<unsigned>(hi) / 32u), lane = static_cast<int>(static_cast<unsigned>(hi) % 32u);
+  constexpr int W = TX / 32;
+  if (w < 2 * W) {  // rows above and below
+    const bool below = w >= W;
+    const int col    = (below ? w - W : w) * 32 + lane;
+    h.r              = below ? TY + 1 : 0;
+    h.c              = col + 1;
+    h.gy             = below ? y0 + TY : y0 - 1;
+    h.gx             = x0 + col;
+    h.v              = h.gy >= 0 && h.gy < ny && h.gx < nx;
+  } else if (hi - 2 * TX < 2 * TY) {  // columns left and right
+    const int k      = hi - 2 * TX;
+    const bool right = k >= TY;
+    const int row    = right ? k - TY : k;
+    h.r              = row + 1;
+    h.c              = right ? TX + 1 : 0;
+    h.gy             = y0 + row;
+    h.gx             = right ? x0 + TX : x0 - 1;
+    h.v              = h.gx >= 0 && h.gx < nx && h.gy < ny;
+  }
+  return h;
+}
 
 }  // namespace detail
 }  // namespace scratchkit

@@ -2,12 +2,14 @@
 // scratchkit-bench: the comparison. Every kernel x variant x backend x type x
 // size, with the vendor baselines (cuBLAS, CUB), Kokkos' own parallel_reduce
 // and the copy ceiling, each row checked against the host reference, timed
-// with fences around every run after a warm-up (the checked run), the median
-// of the repetitions reported through Google Benchmark (JSON with
+// after a warm-up (the checked run) -- on CUDA by events with the stream held
+// while the host enqueues (device time, launch latency excluded; --host-timer:
+// host clock around fences instead), elsewhere by the host clock around
+// fences -- the median of the repetitions reported through Google Benchmark (JSON with
 // --benchmark_out=FILE --benchmark_out_format=json). perf/report.py turns the
 // JSON into summary.csv, summary.md and plots.
 //
-//   scratchkit-bench [--full] [--reps N] [--only SUBSTR[,SUBSTR...]] [--skip SUBSTR[,...]] [--ranks-out FILE] [--benchmark_* ...] [--kokkos-* ...]
+//   scratchkit-bench [--full] [--reps N] [--only SUBSTR[,SUBSTR...]] [--skip SUBSTR[,...]] [--host-timer] [--ranks-out FILE] [--benchmark_* ...] [--kokkos-* ...]
 //
 // Built with SCRATCHKIT_ENABLE_MPI, it runs under mpiexec/srun with one rank
 // per GPU: rank r uses GPU (node-local rank) % (GPUs on the node); every rank
@@ -31,7 +33,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace scratchkit {
@@ -46,11 +51,87 @@ namespace {
 
 std::size_t g_total = 0, g_done = 0, g_failed = 0;
 int g_rank = 0, g_ranks = 1;
+bool g_host_timer = false;  ///< --host-timer: host clock around fences on CUDA too (the method before session 4)
 
 void barrier() {
 #ifdef SCRATCHKIT_BENCH_MPI
   MPI_Barrier(MPI_COMM_WORLD);
 #endif
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+struct Sample {
+  double seconds    = 0;  ///< the run's time (device time on CUDA, see time_run)
+  double enqueue_us = 0;  ///< host time inside c.run()
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+/// Spins one thread for `ns` nanoseconds of the GPU's global timer.
+__global__ void hold_stream(unsigned long long ns) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (t - t0 < ns);
+}
+
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("scratchkit-bench: ") + what + ": " + cudaGetErrorString(e));
+}
+#endif
+
+/// Times one run of c. On CUDA: device time between two events on the
+/// execution space's stream, with the stream held busy (a spinning kernel)
+/// while the host enqueues the run, so that the host's launch latency is not
+/// counted (nvbench's method); a call that blocks the host longer than the
+/// hold (a result copied back, an allocation) is reported on stderr, and its
+/// sample does include the wait. Elsewhere: host clock around the run, with a
+/// fence on each side.
+Sample time_run(Case& c) {
+  Sample r;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) if (!g_host_timer) {
+    static cudaEvent_t ev[2] = {nullptr, nullptr};
+    constexpr unsigned long long hold_ns = 500000;  // far above any API's enqueue time (tens of us)
+    if (!ev[0]) {
+      cuda_check(cudaEventCreate(&ev[0]), "cudaEventCreate");
+      cuda_check(cudaEventCreate(&ev[1]), "cudaEventCreate");
+    }
+    Exec exec;
+    cudaStream_t s = exec.cuda_stream();
+    exec.fence();
+    hold_stream<<<1, 1, 0, s>>>(hold_ns);
+    cuda_check(cudaGetLastError(), "hold kernel");
+    cuda_check(cudaEventRecord(ev[0], s), "cudaEventRecord");
+    const auto h0 = std::chrono::steady_clock::now();
+    c.run();
+    r.enqueue_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - h0).count();
+    cuda_check(cudaEventRecord(ev[1], s), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(ev[1]), "cudaEventSynchronize");
+    exec.fence();
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, ev[0], ev[1]), "cudaEventElapsedTime");
+    r.seconds = ms * 1e-3;
+    static std::set<std::string> noted;
+    if (r.enqueue_us * 1e3 > 0.9 * hold_ns && noted.insert(c.name()).second) {
+      std::fprintf(stderr, "note: %s blocks the host (%.0f us in the call): its time includes that wait\n",
+                   c.name().c_str(), r.enqueue_us);
+    }
+    return r;
+  }
+#endif
+  Exec().fence();
+  const auto t0 = std::chrono::steady_clock::now();
+  c.run();
+  r.enqueue_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  Exec().fence();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
 }
 
 void run_case(benchmark::State& state, Case* c) {
@@ -83,15 +164,16 @@ void run_case(benchmark::State& state, Case* c) {
     }
     return;
   }
+  std::vector<double> enqueue_us;
   for (auto _ : state) {
-    Exec().fence();
-    const auto t0 = std::chrono::steady_clock::now();
-    c->run();
-    Exec().fence();
-    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    state.SetIterationTime(dt);
-    c->samples_ms.push_back(dt * 1e3);
+    const Sample t = time_run(*c);
+    state.SetIterationTime(t.seconds);
+    c->samples_ms.push_back(t.seconds * 1e3);
+    enqueue_us.push_back(t.enqueue_us);
   }
+  // Host time spent inside the API call (checks, launch): what a caller pays
+  // per call besides the device time; a blocking call shows its whole duration.
+  state.counters["enqueue_us"] = median(enqueue_us);
   state.counters["bytes"] = c->bytes;
   state.counters["flops"] = c->flops;
   state.SetLabel(c->status);
@@ -105,12 +187,6 @@ class SilentReporter : public benchmark::BenchmarkReporter {
   bool ReportContext(const Context&) override { return true; }
   void ReportRuns(const std::vector<Run>&) override {}
 };
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 /// Gathers every case's median time and status from all ranks to rank 0,
 /// which prints min/median/max over ranks and names the slowest rank.
@@ -188,9 +264,11 @@ Config parse(int& argc, char** argv) {
       c.skip = argv[++i];
     } else if (a == "--ranks-out" && i + 1 < argc) {
       g_ranks_out = argv[++i];
+    } else if (a == "--host-timer") {
+      g_host_timer = true;
     } else if (a == "--help" || a == "-h") {
       std::printf("usage: scratchkit-bench [--full] [--reps N] [--only SUBSTR[,SUBSTR...]] [--skip SUBSTR[,...]] "
-                  "[--benchmark_out=FILE "
+                  "[--host-timer] [--benchmark_out=FILE "
                   "--benchmark_out_format=json] [Google Benchmark and Kokkos options]\n");
       std::exit(0);
     } else if (a.rfind("--kokkos-", 0) != 0) {

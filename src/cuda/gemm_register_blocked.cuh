@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
   constexpr int HA = Sh::a_size / 2, HB = Sh::b_size / 2;  // one buffer
   __shared__ __align__(16) S As[Sh::a_size];  // A^T, buffers 0 and 1
   __shared__ __align__(16) S Bs[Sh::b_size];  // B, buffers 0 and 1
-  const int rank = threadIdx.x;
+  const int rank = scratchkit::detail::gemm_thread_rank<Blk::threads>(threadIdx.x);
   int bx, by;  // grouped block order, as on the layer (scratchkit::detail::GemmGrid)
   scratchkit::detail::gemm_tile_of(blockIdx.x, blockIdx.y, lg, bx, by);
   const int row0 = by * Blk::BM, col0 = bx * Blk::BN;

@@ -532,10 +532,11 @@ template <class Scalar>
 struct GemmDefaultBlocking;
 template <>
 struct GemmDefaultBlocking<float> {
-  // 128 x 128 x 16, 256 threads, 8 x 8 floats per thread, 2 blocks per SM (<= 128 registers):
-  // the fastest of scratchkit-gemm-tune's candidates on the H100 (0.855x / 0.858x cuBLAS at
-  // 4096^3 / 8192^3; perf/results/h100/gemm_tune.txt), ahead of 128 x 256 x 8 (0.842x / 0.849x).
-  using type = GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2>;
+  // 128 x 128 x 16, 256 threads, 8 x 8 floats per thread, lanes 8 x 4 in a 64 x 32 warp tile, 2 blocks per
+  // SM (<= 128 registers): the fastest of scratchkit-gemm-tune's candidates on the H100 with the unchecked
+  // interior loads (0.902x / 0.907x cuBLAS at 4096^3 / 8192^3, against 0.857x / 0.860x for lanes 4 x 8;
+  // perf/results/h100/history/07-session4-gemm/gemm_tune.txt).
+  using type = GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2>;
 };
 template <>
 struct GemmDefaultBlocking<double> {

@@ -100,7 +100,12 @@ class DynamicLayout {
       throw LaunchError(os.str());
     }
     const std::size_t off = detail::round_up(m_bytes, align);
-    m_parts.push_back({off, count * sizeof(T)});
+    const Part part{off, count * sizeof(T)};
+    if (m_count < inline_parts)
+      m_inline[m_count] = part;
+    else
+      m_more.push_back(part);
+    ++m_count;
     m_bytes = off + count * sizeof(T);
     return off;
   }
@@ -108,8 +113,8 @@ class DynamicLayout {
   std::size_t bytes() const { return m_bytes; }
   /// Throws LaunchError naming the partition if any runs past `pool_bytes`.
   void require_fits(std::size_t pool_bytes) const {
-    for (std::size_t i = 0; i < m_parts.size(); ++i) {
-      const auto& p = m_parts[i];
+    for (std::size_t i = 0; i < m_count; ++i) {
+      const Part& p = i < inline_parts ? m_inline[i] : m_more[i - inline_parts];
       if (p.offset + p.bytes > pool_bytes) {
         std::ostringstream os;
         os << "scratchkit: dynamic shared partition " << i << " [" << p.offset << ", "
@@ -123,7 +128,13 @@ class DynamicLayout {
   struct Part {
     std::size_t offset, bytes;
   };
-  std::vector<Part> m_parts;
+  // The first partitions live in the object: a layout is built (and copied
+  // into LaunchParams) on every launch of a kernel that uses one, and a vector
+  // would make that a heap allocation per launch.
+  static constexpr std::size_t inline_parts = 8;
+  Part m_inline[inline_parts] = {};
+  std::vector<Part> m_more;  ///< partitions past the first inline_parts
+  std::size_t m_count = 0;
   std::size_t m_bytes = 0;
 };
 

@@ -187,18 +187,54 @@ struct BlockFunctor {
   }
 };
 
+/// The CUDA device exec runs on, as a key for per-device caches; -1 where
+/// the layer does not know how to ask (those launches query every time).
+template <class ExecSpace>
+int device_key(const ExecSpace& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return exec.cuda_device();
+#endif
+  (void)exec;
+  return -1;
+}
+
+/// The label as the std::string Kokkos::parallel_for takes, built once per
+/// kernel and thread rather than on every launch: a label longer than the
+/// small-string buffer (most are) is a heap allocation per call otherwise.
+template <class Tag>
+const std::string& cached_label(const char* label) {
+  static thread_local std::string s;
+  if (s.compare(label) != 0) s.assign(label);
+  return s;
+}
+
 /// Runs one launch with the functor for scratch level `Level`.
 template <class Bounds, int Level, class ExecSpace, class F>
-void launch_at_level(const ExecSpace& exec, const std::string& label, const LaunchParams& p, LaunchPlan plan,
+void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParams& p, LaunchPlan plan,
                      const F& body) {
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_threads, Bounds::min_blocks>>;
-  BlockFunctor<ExecSpace, F, Level> functor{body, plan.geometry};
-  auto with_scratch = [&](policy_type pol) {
-    return pol.set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)));
+  using functor_type = BlockFunctor<ExecSpace, F, Level>;
+  const functor_type functor{body, plan.geometry};
+  // The backend's team limit for this functor and scratch size. On a GPU it
+  // depends only on the kernel, the device and the scratch request, and
+  // asking Kokkos for it is an occupancy calculation (and two TeamPolicy
+  // constructions) on every launch: keep the last answer per kernel and thread.
+  struct TeamMaxCache {
+    int device = -1;
+    std::size_t scratch = 0;
+    int team_max = 0;
   };
-  // Probe the backend's team limit for this functor and scratch size.
-  const int team_max = with_scratch(policy_type(exec, plan.league_size, 1, 1))
-                           .team_size_max(functor, Kokkos::ParallelForTag());
+  static thread_local TeamMaxCache cache;
+  const int device = device_key(exec);
+  int team_max;
+  if (device >= 0 && cache.device == device && cache.scratch == plan.scratch_bytes) {
+    team_max = cache.team_max;
+  } else {
+    team_max = policy_type(exec, plan.league_size, 1, 1)
+                   .set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)))
+                   .team_size_max(functor, Kokkos::ParallelForTag());
+    if (device >= 0) cache = TeamMaxCache{device, plan.scratch_bytes, team_max};
+  }
   if (is_gpu_space<ExecSpace>::value) {
     if (plan.logical_threads > team_max) {
       std::ostringstream err;
@@ -221,8 +257,26 @@ void launch_at_level(const ExecSpace& exec, const std::string& label, const Laun
     if (t > warps) t = warps;
     plan.team_size = t < 1 ? 1 : t;
   }
-  Kokkos::parallel_for(label, with_scratch(policy_type(exec, plan.league_size, plan.team_size, 1)), functor);
+  Kokkos::parallel_for(cached_label<functor_type>(label),
+                       policy_type(exec, plan.league_size, plan.team_size, 1)
+                           .set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes))),
+                       functor);
 }
+
+/// The backend's level-0 and level-1 scratch limits per team. They are
+/// properties of the device Kokkos was initialised on, and asking Kokkos::Cuda
+/// constructs an execution-space instance (a heap allocation) per query, so
+/// they are read once per process and space.
+template <class ExecSpace>
+struct ScratchLimits {
+  std::size_t level0, level1;
+  static const ScratchLimits& get() {
+    using policy_type = Kokkos::TeamPolicy<ExecSpace>;
+    static const ScratchLimits limits{static_cast<std::size_t>(policy_type::scratch_size_max(0)),
+                                      static_cast<std::size_t>(policy_type::scratch_size_max(1))};
+    return limits;
+  }
+};
 
 }  // namespace detail
 
@@ -232,7 +286,6 @@ void launch_at_level(const ExecSpace& exec, const std::string& label, const Laun
 /// dynamic partitions past the pool. Nothing is launched.
 template <class ExecSpace>
 LaunchPlan plan_launch(const LaunchParams& p) {
-  using policy_type = Kokkos::TeamPolicy<ExecSpace>;
   LaunchPlan plan;
   const Dim3 g = p.grid(), b = p.block();
   // The message stream is built only on failure: constructing an ostringstream
@@ -264,7 +317,7 @@ LaunchPlan plan_launch(const LaunchParams& p) {
     begin_error(err);
     err << "block scratch request of static " << p.static_bytes() << " + dynamic " << p.dynamic_bytes()
         << " bytes is beyond any device (level-0 scratch has "
-        << static_cast<std::size_t>(policy_type::scratch_size_max(0)) << " bytes available per team)";
+        << detail::ScratchLimits<ExecSpace>::get().level0 << " bytes available per team)";
     throw LaunchError(err.str());
   }
 
@@ -273,8 +326,8 @@ LaunchPlan plan_launch(const LaunchParams& p) {
   const std::size_t dyn_begin = detail::round_up(p.static_bytes(), detail::base_alignment);
   // The base is raised to 128 bytes inside the kernel: request the slack too.
   plan.scratch_bytes = detail::round_up(dyn_begin + p.dynamic_bytes() + detail::base_alignment, 8);
-  plan.level0_max    = static_cast<std::size_t>(policy_type::scratch_size_max(0));
-  plan.level1_max    = static_cast<std::size_t>(policy_type::scratch_size_max(1));
+  plan.level0_max    = detail::ScratchLimits<ExecSpace>::get().level0;
+  plan.level1_max    = detail::ScratchLimits<ExecSpace>::get().level1;
   plan.geometry      = detail::BlockGeometry(g, b, p.static_bytes(), p.dynamic_bytes(), dyn_begin);
 
   if (plan.scratch_bytes <= plan.level0_max) {
@@ -303,7 +356,7 @@ LaunchPlan plan_launch(const LaunchParams& p) {
 /// `Bounds` (optional, first template argument) sets launch bounds:
 /// `launch<LaunchBounds<256, 2>>(exec, label, params, body)`.
 template <class Bounds = NoLaunchBounds, class ExecSpace, class F>
-void launch(const ExecSpace& exec, const std::string& label, const LaunchParams& p, const F& body) {
+void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const F& body) {
   LaunchPlan plan = plan_launch<ExecSpace>(p);
   if (Bounds::max_threads > 0 && plan.logical_threads > static_cast<long long>(Bounds::max_threads)) {
     std::ostringstream err;
@@ -316,6 +369,12 @@ void launch(const ExecSpace& exec, const std::string& label, const LaunchParams&
     detail::launch_at_level<Bounds, 0>(exec, label, p, plan, body);
   else
     detail::launch_at_level<Bounds, 1>(exec, label, p, plan, body);
+}
+
+/// launch() with a label built at run time.
+template <class Bounds = NoLaunchBounds, class ExecSpace, class F>
+void launch(const ExecSpace& exec, const std::string& label, const LaunchParams& p, const F& body) {
+  launch<Bounds>(exec, label.c_str(), p, body);
 }
 
 /// ceil(a / b) for sizes, as grid arithmetic needs it.

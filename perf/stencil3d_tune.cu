@@ -82,13 +82,15 @@ void print_line(const Problem<T>& p, const std::string& config, double ms, const
   std::fflush(stdout);
 }
 
-/// "tile 64x16 t32x16 r2x1 zc32 b3 (512 thr)"
+/// "tile 64x16 t32x16 r2x1 zc32 b3 (512 thr)"; the cp.async ring adds "ring5" (its stages).
 template <class Sh, class T>
 std::string config_name() {
   char name[96];
   std::snprintf(name, sizeof name, "tile %dx%d t32x%d r%dx%d zc%d b%d (%d thr)", Sh::TX, Sh::TY, Sh::BY, Sh::RX,
                 Sh::RY, Sh::ZC, Sh::template min_blocks<T>(), Sh::threads);
-  return name;
+  std::string s = name;
+  if (Sh::stages > 0) s += " ring" + std::to_string(Sh::stages);
+  return s;
 }
 
 /// Times shape Sh on p and prints its line.
@@ -97,7 +99,7 @@ void time_config(const Problem<T>& p) {
   using Default = scratchkit::detail::Stencil3DZsDefault<T>;
   constexpr bool is_default =
       Sh::BY == Default::BY && Sh::RX == Default::RX && Sh::RY == Default::RY && Sh::ZC == Default::ZC &&
-      Sh::template min_blocks<T>() == Default::template min_blocks<T>();
+      Sh::stages == Default::stages && Sh::template min_blocks<T>() == Default::template min_blocks<T>();
   const std::string name = (is_default ? "*" : " ") + config_name<Sh, T>();
   auto kernel            = sk::zs_kernel<T, Sh>();
   cudaFuncAttributes fa{};
@@ -122,11 +124,16 @@ void tune(const std::vector<int>& sizes) {
   }
 }
 
-// Candidates: Stencil3DZsShape<BY, RX, RY, ZC, MinBlocksFloat, MinBlocksDouble>,
+// Candidates: Stencil3DZsShape<BY, RX, RY, ZC, MinBlocksFloat, MinBlocksDouble[, Stages]>,
 // tile (32*RX) x (BY*RY), 32*BY threads. ZC 1024 = the whole grid (one chunk)
 // up to 1024 planes. Static shared memory must stay under 48 KB.
 template <int BY, int RX, int RY, int ZC, int MB>
 using Sh = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB>;
+// The cp.async ring with ST plane buffers (prefetch ST - 2 planes): little
+// register use, so MB is set by shared memory (228 KB per SM, 1 KB per block
+// reserved) or 2048 threads per SM.
+template <int BY, int RX, int RY, int ZC, int MB, int ST>
+using Ring = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB, ST>;
 
 }  // namespace
 
@@ -156,7 +163,14 @@ int main(int argc, char** argv) {
        Sh<8, 1, 2, 64, 6>,                                          // 32x16 on 256 thr
        Sh<16, 4, 1, 32, 2>, Sh<16, 4, 1, 64, 2>, Sh<16, 4, 1, 128, 2>,  // 128x16, 512 thr
        Sh<8, 4, 1, 64, 3>, Sh<8, 4, 2, 64, 2>,                      // 128x8 / 128x16 on 256 thr
-       Sh<4, 4, 2, 64, 4>>(sizes);                                  // 128x8 on 128 thr
+       Sh<4, 4, 2, 64, 4>,                                          // 128x8 on 128 thr
+       // cp.async ring (SCRATCHKIT_STENCIL3D_ZS_RING's float shape first)
+       Ring<8, 2, 2, 128, 6, 5>, Ring<8, 2, 2, 64, 6, 5>, Ring<8, 2, 2, 256, 6, 5>,  // 64x16 on 256 thr, chunk length
+       Ring<8, 2, 2, 128, 8, 4>, Ring<8, 2, 2, 128, 7, 6>,         // 4 / 6 stages (19 / 28.5 KB)
+       Ring<16, 2, 1, 128, 4, 5>,                                   // 64x16 on 512 thr
+       Ring<8, 2, 1, 128, 8, 5>, Ring<8, 2, 1, 128, 8, 8>,          // 64x8 on 256 thr (13 / 21 KB)
+       Ring<8, 4, 1, 128, 6, 5>, Ring<16, 4, 1, 128, 3, 4>,         // 128x8 (26 KB), 128x16 (37 KB)
+       Ring<8, 4, 2, 128, 3, 4>>(sizes);                            // 128x16 on 256 thr
   tune<double,                                                       //
        Stencil3DZsShape<16, 2, 1, 32, 3, 2>,                        // the first default
        Sh<16, 2, 1, 16, 2>, Sh<16, 2, 1, 64, 2>, Sh<16, 2, 1, 128, 2>, Sh<16, 2, 1, 1024, 2>,
@@ -167,6 +181,13 @@ int main(int argc, char** argv) {
        Sh<4, 1, 1, 64, 12>, Sh<8, 1, 1, 64, 8>, Sh<16, 1, 1, 64, 4>,  // 32-wide tiles
        Sh<8, 1, 2, 64, 6>,                                          // 32x16 on 256 thr
        Sh<8, 4, 1, 64, 2>,                                          // 128x8 (31 KB); 128x16 would be 56 KB
-       Sh<4, 4, 2, 64, 3>>(sizes);                                  // 128x8 on 128 thr
+       Sh<4, 4, 2, 64, 3>,                                          // 128x8 on 128 thr
+       // cp.async ring (SCRATCHKIT_STENCIL3D_ZS_RING's double shape first)
+       Ring<4, 2, 2, 128, 6, 5>, Ring<4, 2, 2, 64, 6, 5>, Ring<4, 2, 2, 256, 6, 5>,  // 64x8 on 128 thr, chunk length
+       Ring<4, 2, 2, 128, 8, 4>, Ring<4, 2, 2, 128, 5, 6>,         // 4 / 6 stages (21 / 32 KB)
+       Ring<8, 2, 1, 128, 6, 5>,                                    // 64x8 on 256 thr
+       Ring<8, 2, 2, 128, 5, 4>,                                    // 64x16 on 256 thr (38 KB)
+       Ring<8, 1, 1, 128, 8, 6>, Ring<8, 1, 2, 128, 8, 5>,         // 32x8 (16 KB), 32x16 (25 KB) on 256 thr
+       Ring<4, 4, 2, 128, 5, 4>>(sizes);                            // 128x8 on 128 thr (42 KB, native only)
   return 0;
 }

@@ -165,6 +165,73 @@ TEMPLATE_LIST_TEST_CASE("3-D stencil variants agree bit for bit", "[stencil_3d][
   }
 }
 
+/// z_streaming shape Sh run directly (detail::stencil_3d_zs_at; the public API
+/// runs Stencil3DZsDefault only) against the host reference and, bit for bit,
+/// against the public z_streaming (the default shape): every shape, the
+/// cp.async ring (Sh::stages > 0) included, does the same operations per point.
+/// Strided: in and out with a padded row (the layer's general index path).
+template <class Exec, class T, class Sh>
+void check_zs_shape(int nz, int ny, int nx, bool strided) {
+  using View      = Kokkos::View<T***, Kokkos::LayoutRight, typename Exec::memory_space>;
+  const auto seed = test::case_seed(nz, ny, static_cast<std::uint64_t>(nx) * 2 + sizeof(T) + 77);
+  const auto c    = coefficients<T>(seed + 7);
+  CAPTURE(Sh::TX, Sh::TY, Sh::ZC, Sh::stages, nz, ny, nx, seed, Exec::name(), sizeof(T), strided);
+  View in("in", nz, ny, nx), ref("ref", nz, ny, nx);
+  auto hin = Kokkos::create_mirror_view(in);
+  test::fill_random(hin, seed);
+  Kokkos::deep_copy(in, hin);
+  Kokkos::deep_copy(ref, test::poison<T>());
+  stencil_3d_7pt(Exec(), Stencil3DVariant::z_streaming, in, ref, c[0], c[1]);
+  View out("out", nz, ny, nx);
+  Kokkos::deep_copy(out, test::poison<T>());
+  const long long sz = static_cast<long long>(ny) * nx;
+  if (strided) {
+    // in and out as windows (x < nx) of arrays with rows of nx + 3.
+    View bin("bin", nz, ny, nx + 3), bout("bout", nz, ny, nx + 3);
+    Kokkos::deep_copy(bout, test::poison<T>());
+    const auto win = Kokkos::subview(bin, Kokkos::ALL, Kokkos::ALL, std::make_pair(0, nx));
+    const auto wout = Kokkos::subview(bout, Kokkos::ALL, Kokkos::ALL, std::make_pair(0, nx));
+    Kokkos::deep_copy(win, in);
+    const detail::Stencil3DIndex<false> ix{static_cast<long long>(ny) * (nx + 3), nx + 3, 1};
+    detail::stencil_3d_zs_at<Sh, false, false>(Exec(), win, wout, c[0], c[1], ix, ix);
+    Kokkos::deep_copy(out, wout);
+  } else {
+    const detail::Stencil3DIndex<true> ix{sz, nx, 1};
+    detail::stencil_3d_zs_at<Sh, true, true>(Exec(), in, out, c[0], c[1], ix, ix);
+  }
+  Kokkos::fence();
+  CHECK(test::same_bits(out, ref));
+  auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  CAPTURE(res.worst);
+  CHECK(res.bad == 0);
+}
+
+template <class Exec, class T, class Sh>
+void check_zs_shape_all() {
+  for (const auto& s : shapes)
+    if (s[0] > 0 && s[1] > 0 && s[2] > 0) check_zs_shape<Exec, T, Sh>(s[0], s[1], s[2], false);
+  for (const auto& s : {std::array<int, 3>{3, 3, 3}, {34, 17, 65}, {9, 20, 70}, {1, 1, 1}})
+    check_zs_shape<Exec, T, Sh>(s[0], s[1], s[2], true);
+  check_zs_shape<Exec, T, Sh>(Sh::ZC * 2 + 3, 5, 35, false);  // three chunks, a last one of 3 planes
+}
+
+TEMPLATE_LIST_TEST_CASE("3-D z_streaming shapes (register pipeline and cp.async ring) agree bit for bit",
+                        "[stencil_3d][layer]", test::Spaces) {
+  using Exec = TestType;
+  using detail::Stencil3DZsShape;
+  // Ring: 64 x 4 tile, 8-plane chunks, 4 stages (prefetch 2); 32 x 4 tile,
+  // 5-plane chunks, 5 stages (prefetch 3); the ring shapes of
+  // SCRATCHKIT_STENCIL3D_ZS_RING; a register-pipeline shape with 2 x 2 outputs.
+  check_zs_shape_all<Exec, float, Stencil3DZsShape<2, 2, 2, 8, 1, 1, 4>>();
+  check_zs_shape_all<Exec, double, Stencil3DZsShape<2, 2, 2, 8, 1, 1, 4>>();
+  check_zs_shape_all<Exec, float, Stencil3DZsShape<4, 1, 1, 5, 1, 1, 5>>();
+  check_zs_shape_all<Exec, double, Stencil3DZsShape<4, 1, 1, 5, 1, 1, 5>>();
+  check_zs_shape_all<Exec, float, Stencil3DZsShape<8, 2, 2, 128, 6, 6, 5>>();
+  check_zs_shape_all<Exec, double, Stencil3DZsShape<4, 2, 2, 128, 6, 6, 5>>();
+  check_zs_shape_all<Exec, float, Stencil3DZsShape<2, 2, 2, 7, 1, 1>>();
+}
+
 TEST_CASE("3-D stencil rejects bad shapes and aliasing before launch", "[stencil_3d][bad-input]") {
   using Exec = test::DeviceSpace;
   using View = Kokkos::View<float***, Kokkos::LayoutRight, Exec::memory_space>;

@@ -4,7 +4,8 @@
 /// same tile, thread-to-output and halo mapping, prefetch and operation order.
 /// A template on the shape (detail::Stencil3DZsShape), so that
 /// perf/stencil3d_tune.cu can time several; src/cuda/stencil_3d.cu runs
-/// detail::Stencil3DZsDefault<T>.
+/// detail::Stencil3DZsDefault<T>. Two kernels: the register pipeline
+/// (Sh::stages == 0) and the cp.async ring (Sh::stages >= 4).
 #pragma once
 
 #include <scratchkit/native/stencil_3d.hpp>
@@ -138,10 +139,74 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
   }
 }
 
+/// Sh::stages > 0: the cp.async ring. Block 32 x Sh::BY threads, tile Sh::TX x
+/// Sh::TY of a chunk of Sh::ZC planes; Sh::stages shared plane buffers, plane p
+/// of the chunk in buffer (p - zb + 1) % stages. Planes zb-1 .. zb+D-1 (D =
+/// stages - 2) are requested first, one cp.async group each; at plane z a thread
+/// waits for its group of plane z+1, the barrier makes every thread's copies
+/// visible, then plane z+D is requested into the buffer of plane z-2 (read
+/// last at plane z-1, before this barrier) and plane z is computed from
+/// planes z-1, z, z+1 in shared memory. Planes outside the chunk's z-1 .. ze
+/// or the grid are not loaded (only boundary points, which are copied, read them).
+template <class S, class Sh>
+__global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
+    stencil_3d_z_ring_kernel(const S* __restrict__ in, S* __restrict__ out, int nz, int ny, int nx, int nbx,
+                             int nchunks, S c0, S c1) {
+  constexpr int BY = Sh::BY, RX = Sh::RX, TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N;
+  constexpr int ST = Sh::stages, D = ST - 2, P = Sh::P, PL = Sh::PL;
+  __shared__ S ring[ST * PL];
+  const int tx = threadIdx.x, ty = threadIdx.y, rank = ty * 32 + tx;
+  const int x0 = (blockIdx.x % nbx) * TX, y0 = (blockIdx.x / nbx) * TY;
+  const long long sz = static_cast<long long>(ny) * nx, sy = nx;
+  auto at = [&](int z, int y, int x) {
+    return static_cast<long long>(z) * sz + static_cast<long long>(y) * sy + static_cast<long long>(x);
+  };
+  const int x = x0 + tx, y = y0 + ty;  // output 0; output k is BY*(k/RX) rows and 32*(k%RX) columns on
+  scratchkit::detail::Stencil3DRingCells<Sh> cells;
+  scratchkit::detail::stencil3d_ring_cells<Sh>(cells, rank, x0, y0, ny, nx, at);
+  auto wrap = [](int b) { return b >= ST ? b - ST : b; };
+  for (int ch = blockIdx.y; ch < nchunks; ch += gridDim.y) {
+    const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
+    const int zl = ze < nz - 1 ? ze : nz - 1;  // the last plane loaded
+#pragma unroll
+    for (int d = 0; d <= D; ++d) {
+      const int pz = zb - 1 + d;
+      if (pz >= 0 && pz <= zl) scratchkit::detail::stencil3d_ring_load<Sh>(cells, ring + d * PL, in + at(pz, 0, 0));
+      scratchkit::detail::gemm_cp_async_commit();
+    }
+    S* dst = out + at(zb, y, x);
+    for (int z = zb, bm = 0; z < ze; ++z) {  // bm: buffer of plane z-1
+      scratchkit::detail::gemm_cp_async_wait<D - 2>();
+      __syncthreads();
+      if (z + D <= zl)
+        scratchkit::detail::stencil3d_ring_load<Sh>(cells, ring + wrap(bm + ST - 1) * PL, in + at(z + D, 0, 0));
+      scratchkit::detail::gemm_cp_async_commit();
+      const S* pm = ring + bm * PL;
+      const S* pc = ring + wrap(bm + 1) * PL;
+      const S* pp = ring + wrap(bm + 2) * PL;
+      const bool zin = z > 0 && z < nz - 1;
+#pragma unroll
+      for (int k = 0; k < N; ++k) {
+        const int yk = y + BY * (k / RX), xk = x + 32 * (k % RX);
+        const int i  = (ty + BY * (k / RX) + 1) * P + tx + 32 * (k % RX) + 1;  // tile cell
+        const bool interior = zin && yk > 0 && yk < ny - 1 && xk > 0 && xk < nx - 1;
+        const S v = scratchkit::detail::stencil3d_ring_point<P>(pm, pc, pp, i, c0, c1, interior);
+        if (yk < ny && xk < nx) dst[at(0, BY * (k / RX), 32 * (k % RX))] = v;
+      }
+      dst += sz;
+      bm = wrap(bm + 1);
+    }
+    if (ch + static_cast<int>(gridDim.y) < nchunks) __syncthreads();  // the next chunk rewrites the buffers
+  }
+}
+
 /// The kernel of shape Sh, for attribute queries.
 template <class S, class Sh>
 inline auto zs_kernel() {
-  return &stencil_3d_z_streaming_kernel<S, Sh>;
+  if constexpr (Sh::stages > 0)
+    return &stencil_3d_z_ring_kernel<S, Sh>;
+  else
+    return &stencil_3d_z_streaming_kernel<S, Sh>;
 }
 
 /// One z_streaming step with shape Sh on `stream` (nz, ny, nx > 0, checked by the caller).
@@ -151,7 +216,7 @@ void stencil_3d_z_streaming(const S* in, S* out, int nz, int ny, int nx, S c0, S
   const int nbx     = ceil_div(nx, Sh::TX);
   const dim3 grid(static_cast<unsigned>(static_cast<long long>(nbx) * ceil_div(ny, Sh::TY)),
                   std::min(nchunks, zs_max_grid_y));
-  stencil_3d_z_streaming_kernel<S, Sh><<<grid, dim3(32, Sh::BY), 0, stream>>>(in, out, nz, ny, nx, nbx, nchunks, c0, c1);
+  zs_kernel<S, Sh>()<<<grid, dim3(32, Sh::BY), 0, stream>>>(in, out, nz, ny, nx, nbx, nchunks, c0, c1);
   SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_z_streaming");
 }
 

@@ -314,6 +314,105 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
       });
 }
 
+// z_streaming with a cp.async ring (Sh::stages > 0): the same tile and
+// thread-to-output mapping, but every plane goes global -> shared by cp.async
+// (no registers hold planes in flight), Sh::stages plane buffers, plane p of
+// the chunk in buffer (p - zb + 1) % stages, requested stages - 2 planes
+// ahead. Same operations in the same order as the native
+// stencil_3d_z_ring_kernel (src/cuda/stencil_3d_z_streaming.cuh); cell
+// mapping, loads and the point are the shared detail::stencil3d_ring_*.
+
+/// One ring thread's state across barriers: its cells and output 0 of plane z in out.
+template <class T, class Sh>
+struct Stencil3DRingRegs {
+  Stencil3DRingCells<Sh> cells;
+  T* dst;
+};
+
+template <class Sh, bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
+void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView& out,
+                          typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
+                          Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_) {
+  using T    = typename OutView::non_const_value_type;
+  using B_t  = Block<ExecSpace>;
+  using Tile = PaddedTile<T, Sh::stages*(Sh::TY + 2), Sh::P, 0>;
+  using Regs = Stencil3DRingRegs<T, Sh>;
+  constexpr int BX = Sh::BX, BY = Sh::BY, RX = Sh::RX, NT = Sh::threads;
+  constexpr int TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N;
+  constexpr int ST = Sh::stages, D = ST - 2, P = Sh::P, PL = Sh::PL;
+  static_assert(BX == 32, "z_streaming: a warp per tile row segment");
+  const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
+            nx = static_cast<int>(in.extent(2));
+  const int nbx = ceil_div(nx, TX), nby = ceil_div(ny, TY), nchunks = ceil_div(nz, ZC);
+  const int gy  = std::min(nchunks, stencil3d_max_grid_y);
+  const T* ip   = in.data();
+  T* op         = out.data();
+  const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
+  launch<LaunchBounds<NT, Sh::template min_blocks<T>()>>(
+      exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
+        const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
+        Tile tile(b);
+        PerThread<Regs, B_t, NT> regs(b);
+        T* const ring = tile.data();
+        const int blk = b.team().league_rank(), ntiles = nbx * nby;
+        const int cf = blk / ntiles, tl = blk - cf * ntiles;
+        const int x0 = (tl % nbx) * TX, y0 = (tl / nbx) * TY;
+        const auto wrap = [](int bf) { return bf >= Sh::stages ? bf - Sh::stages : bf; };
+        b.threads([&](const Thread& t) { stencil3d_ring_cells<Sh>(regs(t).cells, t.rank, x0, y0, ny, nx, iat); });
+        for (int ch = cf; ch < nchunks; ch += gy) {
+          const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
+          const int zl = ze < nz - 1 ? ze : nz - 1;  // the last plane loaded
+          b.threads([&](const Thread& t) {
+            Regs& r = regs(t);
+            SCRATCHKIT_STENCIL3D_UNROLL
+            for (int d = 0; d <= D; ++d) {
+              const int pz = zb - 1 + d;
+              if (pz >= 0 && pz <= zl) stencil3d_ring_load<Sh>(r.cells, ring + d * PL, ip + iat(pz, 0, 0));
+              gemm_cp_async_commit();
+            }
+            r.dst = op + oat(zb, y0 + t.rank / BX, x0 + t.rank % BX);
+          });
+          for (int z = zb, bm = 0; z < ze; ++z) {  // bm: buffer of plane z-1
+            b.threads([&](const Thread&) { gemm_cp_async_wait<D - 2>(); });
+            sync_threads(b);
+            b.threads([&](const Thread& t) {
+              const int tx = t.rank % BX, ty = t.rank / BX;
+              const int x = x0 + tx, y = y0 + ty;  // output 0
+              Regs& r     = regs(t);
+              if (z + D <= zl) stencil3d_ring_load<Sh>(r.cells, ring + wrap(bm + ST - 1) * PL, ip + iat(z + D, 0, 0));
+              gemm_cp_async_commit();
+              const T* pm    = ring + bm * PL;
+              const T* pc    = ring + wrap(bm + 1) * PL;
+              const T* pp    = ring + wrap(bm + 2) * PL;
+              const bool zin = z > 0 && z < nz - 1;
+              SCRATCHKIT_STENCIL3D_UNROLL
+              for (int k = 0; k < N; ++k) {
+                const int yk = y + BY * (k / RX), xk = x + 32 * (k % RX);
+                const int i  = (ty + BY * (k / RX) + 1) * P + tx + 32 * (k % RX) + 1;  // tile cell
+                const bool interior = zin && yk > 0 && yk < ny - 1 && xk > 0 && xk < nx - 1;
+                const T v           = stencil3d_ring_point<P>(pm, pc, pp, i, c0, c1, interior);
+                if (yk < ny && xk < nx) r.dst[oat(0, BY * (k / RX), 32 * (k % RX))] = v;
+              }
+              r.dst += oat.sz;
+            });
+            bm = wrap(bm + 1);
+          }
+          if (ch + gy < nchunks) sync_threads(b);  // the next chunk rewrites the buffers
+        }
+      });
+}
+
+/// z_streaming with shape Sh: the register pipeline or (Sh::stages > 0) the cp.async ring.
+template <class Sh, bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
+void stencil_3d_zs_at(const ExecSpace& exec, const InView& in, const OutView& out,
+                      typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
+                      Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat) {
+  if constexpr (Sh::stages > 0)
+    stencil_3d_z_ring_at<Sh, UnitX, SameIndex>(exec, in, out, c0, c1, iat, oat);
+  else
+    stencil_3d_z_streaming_at<Sh, UnitX, SameIndex>(exec, in, out, c0, c1, iat, oat);
+}
+
 /// Runs variant ZStreaming (else tile_2d_halo) with the index math fitted to
 /// the Views: unit x stride and one offset for in and out when both are
 /// LayoutRight with equal strides (the native case), strides otherwise.
@@ -331,14 +430,14 @@ void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& 
     if (is.sz == os.sz && is.sy == os.sy) {  // the native case: same index math
       const Stencil3DIndex<true> rm{is.sz, is.sy, 1};
       if constexpr (ZStreaming)
-        stencil_3d_z_streaming_at<Stencil3DZsDefault<value_type>, true, true>(exec, in, out, c0, c1, rm, rm);
+        stencil_3d_zs_at<Stencil3DZsDefault<value_type>, true, true>(exec, in, out, c0, c1, rm, rm);
       else
         stencil_3d_tile_2d_halo_at<true, true>(exec, in, out, c0, c1, rm, rm);
       return;
     }
   }
   if constexpr (ZStreaming)
-    stencil_3d_z_streaming_at<Stencil3DZsDefault<value_type>, false, false>(exec, in, out, c0, c1, is, os);
+    stencil_3d_zs_at<Stencil3DZsDefault<value_type>, false, false>(exec, in, out, c0, c1, is, os);
   else
     stencil_3d_tile_2d_halo_at<false, false>(exec, in, out, c0, c1, is, os);
 }

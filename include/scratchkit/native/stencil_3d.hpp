@@ -9,6 +9,7 @@
 #include <scratchkit/config.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/native/gemm.hpp>  // gemm_cp_async1 / _commit / _wait (the ring's plane loads)
 
 #include <cstddef>
 #include <cstdint>
@@ -37,27 +38,38 @@ namespace detail {
 /// 32 x BY threads (a warp per tile row segment) owns a TX x TY (x, y) tile,
 /// TX = 32*RX, TY = BY*RY, of a chunk of ZC planes; thread (tx, ty) computes
 /// the RY x RX outputs (ty + BY*ry, tx + 32*rx). MinBlocks*: launch bounds
-/// (blocks per SM) for float and double. The halo ring (2*TX + 2*TY cells)
-/// is loaded by ranks 0, 1, ... in the order top row, bottom row, left
-/// column, right column, NH cells per thread (rank + j*threads).
-template <int BY_, int RX_, int RY_, int ZC_, int MinBlocksFloat_, int MinBlocksDouble_>
+/// (blocks per SM) for float and double.
+/// Stages = 0: the register pipeline (planes z+1, z+2 in registers, three
+/// shared plane buffers); its halo ring (2*TX + 2*TY cells) is loaded by ranks
+/// 0, 1, ... in the order top row, bottom row, left column, right column, NH
+/// cells per thread (rank + j*threads).
+/// Stages >= 4: the cp.async ring: Stages shared plane buffers, planes loaded
+/// global -> shared (no registers) Stages - 2 planes ahead; a plane's cells
+/// (rows y0-1 .. y0+TY of the tile's columns, then the two halo columns) are
+/// loaded by ranks 0, 1, ..., NL cells per thread (stencil3d_ring_cells).
+template <int BY_, int RX_, int RY_, int ZC_, int MinBlocksFloat_, int MinBlocksDouble_, int Stages_ = 0>
 struct Stencil3DZsShape {
-  static constexpr int BX = 32, BY = BY_, RX = RX_, RY = RY_, ZC = ZC_;
+  static constexpr int BX = 32, BY = BY_, RX = RX_, RY = RY_, ZC = ZC_, stages = Stages_;
   static constexpr int TX = BX * RX, TY = BY * RY, N = RX * RY, threads = BX * BY;
   static constexpr int halo = 2 * TX + 2 * TY, NH = (halo + threads - 1) / threads;
+  /// Ring: cells of a plane buffer's rows (TY + 2 rows of TX) and halo columns (2 TY) per thread.
+  static constexpr int NL = ((TY + 2) * TX + 2 * TY + threads - 1) / threads;
+  /// Ring: shared pitch (elements) and plane buffer size (elements).
+  static constexpr int P = TX + 2, PL = (TY + 2) * P;
   static constexpr int min_blocks_float = MinBlocksFloat_, min_blocks_double = MinBlocksDouble_;
   /// Blocks per SM the launch bounds ask for, for element type T.
   template <class T>
   static constexpr int min_blocks() {
     return sizeof(T) == 4 ? min_blocks_float : min_blocks_double;
   }
-  /// Bytes of its three plane buffers, each (TY + 2) x (TX + 2).
+  /// Bytes of its plane buffers (3, or Stages), each (TY + 2) x (TX + 2).
   template <class T>
   static constexpr long long smem_bytes() {
-    return 3LL * (TY + 2) * (TX + 2) * static_cast<long long>(sizeof(T));
+    return (stages == 0 ? 3LL : stages) * PL * static_cast<long long>(sizeof(T));
   }
   static_assert(BY >= 1 && RX >= 1 && RY >= 1 && ZC >= 1 && threads <= 1024, "Stencil3DZsShape: sizes");
   static_assert(MinBlocksFloat_ >= 1 && MinBlocksDouble_ >= 1, "Stencil3DZsShape: blocks per SM");
+  static_assert(stages == 0 || stages >= 4, "Stencil3DZsShape: 0 (register pipeline) or >= 4 ring stages");
 };
 
 /// The z_streaming shape both twins run for element type T, picked with
@@ -68,9 +80,23 @@ struct Stencil3DZsShape {
 /// 6 blocks/SM (91.0 %; the first shape: 87.5 %). Tiles (28 KB / 15.5 KB) stay
 /// under the layer's ~40 KB of level-0 scratch (LaunchError otherwise) and the
 /// host backends' 32 KB.
+/// SCRATCHKIT_STENCIL3D_ZS_RING=1 (compile definition) selects cp.async ring
+/// shapes instead (perf/stencil3d_tune.cu times both kinds; not measured yet):
+/// float 64 x 16 tile on 32 x 8 threads (2 x 2 outputs), 5 stages, 128-plane
+/// chunks, 6 blocks/SM (23.8 KB); double 64 x 8 tile on 32 x 4 threads, 5
+/// stages, 128-plane chunks, 6 blocks/SM (26.4 KB).
+#ifndef SCRATCHKIT_STENCIL3D_ZS_RING
+#define SCRATCHKIT_STENCIL3D_ZS_RING 0
+#endif
+#if SCRATCHKIT_STENCIL3D_ZS_RING
+template <class T>
+using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<8, 2, 2, 128, 6, 6, 5>,
+                                                     Stencil3DZsShape<4, 2, 2, 128, 6, 6, 5>>::type;
+#else
 template <class T>
 using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<16, 4, 1, 128, 2, 2>,
                                                      Stencil3DZsShape<4, 2, 2, 64, 6, 6>>::type;
+#endif
 
 /// z_streaming halo cell hi (0 .. 2TX+2TY-1) of the tile at (x0, y0): its tile
 /// cell (r, c), grid (gy, gx), and whether it is loaded (inside the grid; cells
@@ -106,6 +132,66 @@ SCRATCHKIT_HD_FORCEINLINE Stencil3DStreamHalo stencil3d_stream_halo(int hi, int 
     h.v              = h.gx >= 0 && h.gx < nx && h.gy < ny;
   }
   return h;
+}
+
+/// The cp.async ring's cells of one thread (Stages > 0): cell j goes to
+/// element cell[j] of a plane buffer from element off[j] of its plane (-1: not
+/// loaded, outside the grid; such cells are only next to boundary points,
+/// which are copied). Cells rank + j*threads: first the tile's columns of rows
+/// y0-1 .. y0+TY (a warp loads 32 consecutive elements of one row), then the
+/// left and right halo columns of rows y0 .. y0+TY-1. Computed once per block.
+template <class Sh>
+struct Stencil3DRingCells {
+  long long off[Sh::NL];
+  int cell[Sh::NL];
+};
+template <class Sh, class At>
+SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_cells(Stencil3DRingCells<Sh>& c, int rank, int x0, int y0, int ny,
+                                                    int nx, const At& at) {
+  constexpr int TX = Sh::TX, TY = Sh::TY, P = Sh::P, rows = (TY + 2) * TX;
+  SCRATCHKIT_GEMM_UNROLL
+  for (int j = 0; j < Sh::NL; ++j) {
+    const int f = rank + j * Sh::threads;
+    int r = 0, cc = 0, gy = -1, gx = 0;
+    if (f < rows) {  // whole warps (TX is a multiple of 32)
+      r  = f / TX;
+      cc = f - r * TX + 1;
+      gy = y0 - 1 + r;
+      gx = x0 + cc - 1;
+    } else if (f < rows + 2 * TY) {
+      const bool right = f - rows >= TY;
+      r                = (right ? f - rows - TY : f - rows) + 1;
+      cc               = right ? TX + 1 : 0;
+      gy               = y0 + r - 1;
+      gx               = right ? x0 + TX : x0 - 1;
+    }
+    const bool v = gy >= 0 && gy < ny && gx >= 0 && gx < nx;
+    c.off[j]     = v ? at(0, gy, gx) : -1;
+    c.cell[j]    = r * P + cc;
+  }
+}
+/// Issues this thread's cp.async copies of one plane (`plane`: its element
+/// (0, 0) in the input) into the plane buffer `buf` (shared memory).
+template <class Sh, class T>
+SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_load(const Stencil3DRingCells<Sh>& c, T* buf, const T* plane) {
+  SCRATCHKIT_GEMM_UNROLL
+  for (int j = 0; j < Sh::NL; ++j)
+    if (c.off[j] >= 0) gemm_cp_async1(buf + c.cell[j], plane + c.off[j], true);
+}
+/// One output of the ring from its cell i of planes z-1 (m), z (c), z+1 (p),
+/// pitch P: the sum in the order of every other variant (x-1, x+1, y-1, y+1,
+/// z-1, z+1), boundary points copied.
+template <int P, class T>
+SCRATCHKIT_HD_FORCEINLINE T stencil3d_ring_point(const T* m, const T* c, const T* p, int i, T c0, T c1,
+                                                 bool interior) {
+  const T u = c[i];
+  T s       = c[i - 1];
+  s += c[i + 1];
+  s += c[i - P];
+  s += c[i + P];
+  s += m[i];
+  s += p[i];
+  return interior ? c0 * u + c1 * s : u;
 }
 
 }  // namespace detail

@@ -121,7 +121,7 @@ std::string config_name() {
 /// Times blocking Blk on p and prints its line.
 template <class T, class Blk>
 void time_config(const Problem<T>& p) {
-  using Default = typename scratchkit::detail::GemmDefaultBlocking<T>::type;
+  using Default = typename scratchkit::detail::GemmDefaultBlocking<T>::native_type;
   const std::string name = (std::is_same<Blk, Default>::value ? "*" : " ") + config_name<Blk, T>();
   auto kernel            = sk::rb_kernel<T, Blk>();
   cudaFuncAttributes fa{};

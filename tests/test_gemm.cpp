@@ -231,7 +231,7 @@ void check_gemm_layout_left(GemmVariant v, int M, int N, int K) {
 
 #if SCRATCHKIT_TEST_TWINS
 /// register_blocked on the layer and natively (Backend::native) on the same
-/// inputs: the same tiles and operations in the same order, so the same bits.
+/// inputs: every element is the same chain of multiply-adds in k order (whatever the lane layout), so the same bits.
 template <class Scalar>
 void register_blocked_twins(int M, int N, int K) {
   using View      = Kokkos::View<Scalar**, Kokkos::LayoutRight, Kokkos::CudaSpace>;

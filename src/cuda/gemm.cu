@@ -107,7 +107,7 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
   if (M == 0 || N == 0) return;
   const dim3 block(T, T), grid(detail::ceil_div(N, T), detail::ceil_div(M, T));
   const cudaStream_t s = detail::as_stream(stream);
-  using Blk            = typename scratchkit::detail::GemmDefaultBlocking<S>::type;
+  using Blk            = typename scratchkit::detail::GemmDefaultBlocking<S>::native_type;
   switch (v) {
     case GemmVariant::naive:
       gemm_naive_kernel<S><<<grid, block, 0, s>>>(M, N, K, alpha, A, B, beta, C);

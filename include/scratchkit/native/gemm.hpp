@@ -68,7 +68,7 @@ SCRATCHKIT_HOST_DEVICE inline void gemm_tile_of(int x, int y, int lg, int& bx, i
 }
 
 /// Blocking of GemmVariant::register_blocked, shared by the layer and the
-/// native twin so that both run the same tiles and launch bounds.
+/// native twin (GemmDefaultBlocking may pick a different lane layout per twin).
 ///
 /// A block of `threads` = 32 * (BM/WM) * (BN/WN) threads computes a BM x BN
 /// tile of C, walking K in slices of BK: A^T (padded) and B slices
@@ -525,26 +525,34 @@ struct GemmStageRing {
   SCRATCHKIT_HOST_DEVICE void next() { rd = rd == S - 1 ? 0 : rd + 1; }
 };
 
-/// The blocking GemmVariant::register_blocked runs with, per type (both
-/// twins). To switch, change the `type` line; perf/gemm_tune.cu times the
-/// candidates against cuBLAS on the GPU.
+/// The blocking GemmVariant::register_blocked runs with, per type: `type` on
+/// the layer, `native_type` in the native twin. To switch, change those lines;
+/// perf/gemm_tune.cu times the candidates against cuBLAS on the GPU (native
+/// kernels). Any two blockings give the same bits (each element of C is one
+/// chain of multiply-adds in k order), so the twins may differ in blocking.
 template <class Scalar>
 struct GemmDefaultBlocking;
 template <>
 struct GemmDefaultBlocking<float> {
-  // 128 x 128 x 16, 256 threads, 8 x 8 floats per thread, lanes 8 x 4 in a 64 x 32 warp tile, 2 blocks per
-  // SM (<= 128 registers): the fastest of scratchkit-gemm-tune's candidates on the H100 with the unchecked
-  // interior loads (0.902x / 0.907x cuBLAS at 4096^3 / 8192^3, against 0.857x / 0.860x for lanes 4 x 8;
-  // perf/results/h100/history/07-session4-gemm/gemm_tune.txt).
-  using type = GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2>;
+  // 128 x 128 x 16, 256 threads, 8 x 8 floats per thread, 2 blocks per SM (<= 128 registers), with the lanes
+  // of a warp as 4 x 8 (32 x 64 warp tile) on the layer and 8 x 4 (64 x 32) natively. The two lane layouts
+  // run the same instructions; what differs is how nvcc 13.0 allocates the 64 accumulators to the two
+  // register banks: counted in SASS (FFMAs whose register-file operands share a bank, of 1024 per slice),
+  // layer 4 x 8: 248, layer 8 x 4: 666; native 4 x 8: 510, native 8 x 4: 296, and the H100 follows the
+  // count (perf/results/h100/history/07-session4-gemm: layer 0.892x / 0.905x cuBLAS at 4096^3 / 8192^3
+  // with 4 x 8, 0.846x / 0.858x with 8 x 4; native 0.902x / 0.907x with 8 x 4 in the tuner, 0.857x / 0.860x
+  // with 4 x 8).
+  using type        = GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2>;
+  using native_type = GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2>;
 };
 template <>
 struct GemmDefaultBlocking<double> {
   // FP64 tensor cores: 64 x 128 x 8, 4 warps of 32 x 64 (2 x 8 mma tiles), 128 threads, 2 blocks
-  // per SM: the fastest candidate on the H100 with 2 stages (0.701x / 0.742x cuBLAS DGEMM at
-  // 4096^3 / 8192^3; perf/results/h100/gemm_tune.txt); 3 cp.async stages (36 KB, under the
-  // layer's 40 KB) hide two slices of load latency instead of one.
-  using type = GemmMmaBlocking<64, 128, 32, 64, 2, 3>;
+  // per SM, 3 cp.async stages (36 KB, under the layer's 40 KB): 0.728x / 0.763x cuBLAS DGEMM natively
+  // at 4096^3 / 8192^3 (history/07-session4-gemm/gemm_tune.txt); 128 x 64 is within 1-2 % either way,
+  // 128 x 128 tiles at 1 block per SM lose 10 % (native only, 48 KB), 4 stages do not help.
+  using type        = GemmMmaBlocking<64, 128, 32, 64, 2, 3>;
+  using native_type = type;
 };
 
 }  // namespace detail

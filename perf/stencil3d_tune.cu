@@ -47,11 +47,20 @@ struct Problem {
   int n;
   long long e;
   T *in = nullptr, *out = nullptr, *ref = nullptr;
+  void* alloc[3] = {nullptr, nullptr, nullptr};
   T c0 = T(0.4), c1 = T(0.1);
   double copy_ms = 0;
 
   explicit Problem(int n_) : n(n_), e(static_cast<long long>(n_) * n_ * n_) {
-    for (T** p : {&in, &out, &ref}) TUNE_CUDA(cudaMalloc(p, e * sizeof(T)));
+    // SCRATCHKIT_TUNE_OFFSET=B: the buffers start B bytes past cudaMalloc's alignment (a Kokkos View's data
+    // starts 128 bytes into its allocation).
+    const char* off_env = std::getenv("SCRATCHKIT_TUNE_OFFSET");
+    const size_t off    = off_env ? static_cast<size_t>(std::atol(off_env)) : 0;
+    T** bufs[3]         = {&in, &out, &ref};
+    for (int i = 0; i < 3; ++i) {
+      TUNE_CUDA(cudaMalloc(&alloc[i], e * sizeof(T) + off));
+      *bufs[i] = reinterpret_cast<T*>(static_cast<char*>(alloc[i]) + off);
+    }
     fill_kernel<T><<<1024, 256>>>(in, e, 1u);
     TUNE_CUDA(cudaGetLastError());
     copy_ms = median_ms([&] { TUNE_CUDA(cudaMemcpyAsync(out, in, e * sizeof(T), cudaMemcpyDeviceToDevice, 0)); });
@@ -60,7 +69,7 @@ struct Problem {
     TUNE_CUDA(cudaDeviceSynchronize());
   }
   ~Problem() {
-    for (T* p : {in, out, ref}) cudaFree(p);
+    for (void* p : alloc) cudaFree(p);
   }
   /// GB/s of the minimal traffic: every point read once and written once.
   double gbs(double ms) const { return 2.0 * e * sizeof(T) / (ms * 1e6); }

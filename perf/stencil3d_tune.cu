@@ -173,7 +173,7 @@ int main(int argc, char** argv) {
        Sh<16, 4, 1, 32, 2>, Sh<16, 4, 1, 64, 2>, Sh<16, 4, 1, 128, 2>,  // 128x16, 512 thr
        Sh<8, 4, 1, 64, 3>, Sh<8, 4, 2, 64, 2>,                      // 128x8 / 128x16 on 256 thr
        Sh<4, 4, 2, 64, 4>,                                          // 128x8 on 128 thr
-       // cp.async ring (SCRATCHKIT_STENCIL3D_ZS_RING's float shape first)
+       // cp.async ring (the float default since session 4 is Ring<8, 4, 1, 128, 6, 5>)
        Ring<8, 2, 2, 128, 6, 5>, Ring<8, 2, 2, 64, 6, 5>, Ring<8, 2, 2, 256, 6, 5>,  // 64x16 on 256 thr, chunk length
        Ring<8, 2, 2, 128, 8, 4>, Ring<8, 2, 2, 128, 7, 6>,         // 4 / 6 stages (19 / 28.5 KB)
        Ring<16, 2, 1, 128, 4, 5>,                                   // 64x16 on 512 thr
@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
        Sh<8, 1, 2, 64, 6>,                                          // 32x16 on 256 thr
        Sh<8, 4, 1, 64, 2>,                                          // 128x8 (31 KB); 128x16 would be 56 KB
        Sh<4, 4, 2, 64, 3>,                                          // 128x8 on 128 thr
-       // cp.async ring (SCRATCHKIT_STENCIL3D_ZS_RING's double shape first)
+       // cp.async ring
        Ring<4, 2, 2, 128, 6, 5>, Ring<4, 2, 2, 64, 6, 5>, Ring<4, 2, 2, 256, 6, 5>,  // 64x8 on 128 thr, chunk length
        Ring<4, 2, 2, 128, 8, 4>, Ring<4, 2, 2, 128, 5, 6>,         // 4 / 6 stages (21 / 32 KB)
        Ring<8, 2, 1, 128, 6, 5>,                                    // 64x8 on 256 thr

@@ -221,8 +221,9 @@ TEMPLATE_LIST_TEST_CASE("3-D z_streaming shapes (register pipeline and cp.async 
   using Exec = TestType;
   using detail::Stencil3DZsShape;
   // Ring: 64 x 4 tile, 8-plane chunks, 4 stages (prefetch 2); 32 x 4 tile,
-  // 5-plane chunks, 5 stages (prefetch 3); the ring shapes of
-  // SCRATCHKIT_STENCIL3D_ZS_RING; a register-pipeline shape with 2 x 2 outputs.
+  // 5-plane chunks, 5 stages (prefetch 3); 64 x 16 and 64 x 8 ring tiles with 128-plane chunks;
+  // register-pipeline shapes: 2 x 2 outputs, and the float default of session 3 (128 x 16); each
+  // against the public z_streaming default (the ring for float, the register pipeline for double).
   check_zs_shape_all<Exec, float, Stencil3DZsShape<2, 2, 2, 8, 1, 1, 4>>();
   check_zs_shape_all<Exec, double, Stencil3DZsShape<2, 2, 2, 8, 1, 1, 4>>();
   check_zs_shape_all<Exec, float, Stencil3DZsShape<4, 1, 1, 5, 1, 1, 5>>();
@@ -230,6 +231,7 @@ TEMPLATE_LIST_TEST_CASE("3-D z_streaming shapes (register pipeline and cp.async 
   check_zs_shape_all<Exec, float, Stencil3DZsShape<8, 2, 2, 128, 6, 6, 5>>();
   check_zs_shape_all<Exec, double, Stencil3DZsShape<4, 2, 2, 128, 6, 6, 5>>();
   check_zs_shape_all<Exec, float, Stencil3DZsShape<2, 2, 2, 7, 1, 1>>();
+  check_zs_shape_all<Exec, float, Stencil3DZsShape<16, 4, 1, 128, 2, 2>>();
 }
 
 TEST_CASE("3-D stencil rejects bad shapes and aliasing before launch", "[stencil_3d][bad-input]") {

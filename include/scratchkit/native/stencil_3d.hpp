@@ -73,30 +73,19 @@ struct Stencil3DZsShape {
 };
 
 /// The z_streaming shape both twins run for element type T, picked with
-/// perf/stencil3d_tune.cu on the H100 at 512^3 (perf/results/h100/stencil3d_tune.txt):
-/// float: 128 x 16 tile on 32 x 16 threads, 128-plane chunks, 2 blocks/SM
-/// (88.2 % of copy; the first shape 64 x 16 / 32 planes / 3 blocks: 81.9 %);
-/// double: 64 x 8 tile on 32 x 4 threads (2 x 2 outputs each), 64-plane chunks,
-/// 6 blocks/SM (91.0 %; the first shape: 87.5 %). Tiles (28 KB / 15.5 KB) stay
-/// under the layer's ~40 KB of level-0 scratch (LaunchError otherwise) and the
-/// host backends' 32 KB.
-/// SCRATCHKIT_STENCIL3D_ZS_RING=1 (compile definition) selects cp.async ring
-/// shapes instead (perf/stencil3d_tune.cu times both kinds; not measured yet):
-/// float 64 x 16 tile on 32 x 8 threads (2 x 2 outputs), 5 stages, 128-plane
-/// chunks, 6 blocks/SM (23.8 KB); double 64 x 8 tile on 32 x 4 threads, 5
-/// stages, 128-plane chunks, 6 blocks/SM (26.4 KB).
-#ifndef SCRATCHKIT_STENCIL3D_ZS_RING
-#define SCRATCHKIT_STENCIL3D_ZS_RING 0
-#endif
-#if SCRATCHKIT_STENCIL3D_ZS_RING
+/// perf/stencil3d_tune.cu on the H100 at 512^3
+/// (perf/results/h100/history/09-session4-stencil3d/):
+/// float: the cp.async ring, 128 x 8 tile on 32 x 8 threads (4 outputs each
+/// along x), 5 plane buffers (3 planes in flight), 128-plane chunks, 6
+/// blocks/SM, 26 KB: 90.3 % of copy in the tuner (88.4 % for the register
+/// pipeline 128 x 16 / 2 blocks/SM, the session-3 default);
+/// double: the register pipeline, 64 x 8 tile on 32 x 4 threads (2 x 2 outputs
+/// each), 64-plane chunks, 6 blocks/SM, 15.5 KB: 91.7 % (the best ring shape:
+/// 87.5 %). Both stay under the layer's ~40 KB of level-0 scratch (LaunchError
+/// otherwise) and the host backends' 32 KB.
 template <class T>
-using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<8, 2, 2, 128, 6, 6, 5>,
-                                                     Stencil3DZsShape<4, 2, 2, 128, 6, 6, 5>>::type;
-#else
-template <class T>
-using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<16, 4, 1, 128, 2, 2>,
+using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<8, 4, 1, 128, 6, 6, 5>,
                                                      Stencil3DZsShape<4, 2, 2, 64, 6, 6>>::type;
-#endif
 
 /// z_streaming halo cell hi (0 .. 2TX+2TY-1) of the tile at (x0, y0): its tile
 /// cell (r, c), grid (gy, gx), and whether it is loaded (inside the grid; cells

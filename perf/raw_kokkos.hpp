@@ -23,7 +23,8 @@ namespace perf {
 namespace raw {
 
 /// transpose tiled_padded: the layer's blocking (TransposeDefaultBlocking: ER x EC tile padded to
-/// ER x (EC + 1), 32 x BR threads, tiles in groups of G tile rows), same accesses, same launch bounds.
+/// ER x (EC + 1), 32 x BR threads, tiles in groups of G tile rows, the tile grid shifted to 256-byte
+/// boundaries as the layer's), same accesses, same launch bounds.
 template <class ExecSpace, class View>
 void transpose_tiled_padded(const ExecSpace& exec, const View& in, const View& out) {
   using T      = typename View::non_const_value_type;
@@ -34,16 +35,18 @@ void transpose_tiled_padded(const ExecSpace& exec, const View& in, const View& o
   using Tile = Kokkos::View<T[ER][EC + 1], Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   const int rows = static_cast<int>(in.extent(0)), cols = static_cast<int>(in.extent(1));
-  const int nbx = ceil_div(cols, EC), nby = ceil_div(rows, ER);
-  if (nbx == 0 || nby == 0) return;
+  if (rows == 0 || cols == 0) return;
+  const int shift_c = detail::transpose_view_shift(in, EC), shift_r = detail::transpose_view_shift(out, ER);
+  const int nbx = ceil_div(static_cast<long long>(cols) + shift_c, EC);
+  const int nby = ceil_div(static_cast<long long>(rows) + shift_r, ER);
   const auto pol = policy(exec, nbx * nby, Bk::threads).set_scratch_size(0, Kokkos::PerTeam(Tile::shmem_size()));
   Kokkos::parallel_for("scratchkit::bench::raw_kokkos_transpose_tiled_padded", pol, KOKKOS_LAMBDA(const member& m) {
     Tile tile(m.team_scratch(0));
     int tile_row, tile_col;
     detail::transpose_tile_of(m.league_rank(), nbx, nby, G, tile_row, tile_col);
-    const int row0 = tile_row * ER, col0 = tile_col * EC;
+    const int row0 = tile_row * ER - shift_r, col0 = tile_col * EC - shift_c;
     const int tx = m.team_rank() % 32, ty = m.team_rank() / 32;
-    const bool full = row0 + ER <= rows && col0 + EC <= cols;  // interior tile: no bounds checks
+    const bool full = row0 >= 0 && col0 >= 0 && row0 + ER <= rows && col0 + EC <= cols;  // interior: no bounds checks
     if (full) {
       for (int j = 0; j < ER; j += BR)
         for (int i = 0; i < EC; i += 32) tile(ty + j, tx + i) = in(row0 + ty + j, col0 + tx + i);
@@ -51,7 +54,7 @@ void transpose_tiled_padded(const ExecSpace& exec, const View& in, const View& o
       for (int j = 0; j < ER; j += BR)
         for (int i = 0; i < EC; i += 32) {
           const int r = row0 + ty + j, c = col0 + tx + i;
-          if (r < rows && c < cols) tile(ty + j, tx + i) = in(r, c);
+          if (detail::transpose_inside(r, c, rows, cols)) tile(ty + j, tx + i) = in(r, c);
         }
     }
     m.team_barrier();
@@ -62,7 +65,7 @@ void transpose_tiled_padded(const ExecSpace& exec, const View& in, const View& o
       for (int j = 0; j < EC; j += BR)
         for (int i = 0; i < ER; i += 32) {
           const int c = col0 + ty + j, r = row0 + tx + i;
-          if (r < rows && c < cols) out(c, r) = tile(tx + i, ty + j);
+          if (detail::transpose_inside(r, c, rows, cols)) out(c, r) = tile(tx + i, ty + j);
         }
     }
   });

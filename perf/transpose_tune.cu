@@ -14,6 +14,16 @@
 // rows, launch bound of MIN blocks per SM. The default of each type is marked '*';
 // "32x32 br8 g1" is the tiled_padded of session 2 (32 x 33 tile, row-major tile order; here
 // with the interior fast path, which changes nothing at 4 loads per thread).
+//
+// Every config cuts its tile grid from the buffers' alignment, as the library does
+// (transpose_tile_shift: tile rows of in and of out on 256-byte boundaries; "shift r R c C"
+// in the config). The default is timed once more with the plain grid (shifts 0, marked
+// "noshift"): the gain of the alignment at the offset in use. Environment switches:
+//   SCRATCHKIT_TUNE_OFFSET=B      both buffers B bytes past cudaMalloc's alignment (128: where
+//                                 a Kokkos View's data starts, as in scratchkit-bench)
+//   SCRATCHKIT_TUNE_OFFSET_OUT=B  out's offset alone (default: SCRATCHKIT_TUNE_OFFSET)
+//   SCRATCHKIT_TUNE_NO_SHIFT=1    every config on the plain grid (the kernel before the shifts)
+//   SCRATCHKIT_TUNE_NO_POISON=1   no NaN fill before each run
 #include <scratchkit/native/transpose.hpp>
 
 #include "transpose_padded.cuh"
@@ -69,20 +79,24 @@ struct Problem {
   double copy_ms = 0;
 
   T *in_alloc = nullptr, *out_alloc = nullptr;
-  bool poison_each = true;
+  bool poison_each = true, shift = true;
+  size_t in_off = 0, out_off = 0;
 
   explicit Problem(int n_) : n(n_) {
     // SCRATCHKIT_TUNE_OFFSET=B shifts both buffers by B bytes from cudaMalloc's alignment (a Kokkos View's data
     // starts 128 bytes into its allocation); SCRATCHKIT_TUNE_NO_POISON=1 skips the NaN fill before each run
     // (the bench fills once, before its checked run; the wrong-element count then cannot catch a kernel that
     // leaves out untouched: an experiment switch, not a check).
-    const char* off_env = std::getenv("SCRATCHKIT_TUNE_OFFSET");
-    const size_t off    = off_env ? static_cast<size_t>(std::atol(off_env)) : 0;
-    poison_each         = !std::getenv("SCRATCHKIT_TUNE_NO_POISON");
-    TUNE_CUDA(cudaMalloc(&in_alloc, bytes() + off));
-    TUNE_CUDA(cudaMalloc(&out_alloc, bytes() + off));
-    in  = reinterpret_cast<T*>(reinterpret_cast<char*>(in_alloc) + off);
-    out = reinterpret_cast<T*>(reinterpret_cast<char*>(out_alloc) + off);
+    const char* off_env     = std::getenv("SCRATCHKIT_TUNE_OFFSET");
+    const char* off_out_env = std::getenv("SCRATCHKIT_TUNE_OFFSET_OUT");
+    in_off      = off_env ? static_cast<size_t>(std::atol(off_env)) : 0;
+    out_off     = off_out_env ? static_cast<size_t>(std::atol(off_out_env)) : in_off;
+    poison_each = !std::getenv("SCRATCHKIT_TUNE_NO_POISON");
+    shift       = !std::getenv("SCRATCHKIT_TUNE_NO_SHIFT");
+    TUNE_CUDA(cudaMalloc(&in_alloc, bytes() + in_off));
+    TUNE_CUDA(cudaMalloc(&out_alloc, bytes() + out_off));
+    in  = reinterpret_cast<T*>(reinterpret_cast<char*>(in_alloc) + in_off);
+    out = reinterpret_cast<T*>(reinterpret_cast<char*>(out_alloc) + out_off);
     TUNE_CUDA(cudaMalloc(&bad, sizeof(*bad)));
     fill_kernel<T><<<1024, 256>>>(in, elements());
     TUNE_CUDA(cudaGetLastError());
@@ -107,6 +121,13 @@ struct Problem {
     return h;
   }
   double gbps(double ms) const { return 2.0 * bytes() / (ms * 1e6); }
+  /// Tile-origin shifts of blocking Bk on these buffers, as launch_transpose_padded(rows, cols, in, out) takes them.
+  template <class Bk>
+  void shifts(bool aligned, int& shift_r, int& shift_c) const {
+    const size_t pitch = static_cast<size_t>(n) * sizeof(T);
+    shift_c = aligned ? scratchkit::detail::transpose_tile_shift(in, pitch, sizeof(T), Bk::EC) : 0;
+    shift_r = aligned ? scratchkit::detail::transpose_tile_shift(out, pitch, sizeof(T), Bk::ER) : 0;
+  }
 };
 
 const char* type_name(float) { return "float"; }
@@ -115,7 +136,7 @@ const char* type_name(double) { return "double"; }
 template <class T>
 void print_line(const Problem<T>& p, const std::string& config, double ms, const cudaFuncAttributes* fa, int occ,
                 unsigned long long wrong) {
-  std::printf("%-6s %5d^2  %-30s %8.4f ms %7.1f GB/s  %5.1f %% of copy", type_name(T()), p.n, config.c_str(), ms,
+  std::printf("%-6s %5d^2  %-44s %8.4f ms %7.1f GB/s  %5.1f %% of copy", type_name(T()), p.n, config.c_str(), ms,
               p.gbps(ms), 100.0 * p.copy_ms / ms);
   if (fa)
     std::printf("  regs %3d spill %3zu B  %2d blk/SM  wrong %llu", fa->numRegs, fa->localSizeBytes, occ, wrong);
@@ -124,33 +145,45 @@ void print_line(const Problem<T>& p, const std::string& config, double ms, const
 }
 
 template <class Bk>
-std::string config_name() {
-  char name[96];
-  std::snprintf(name, sizeof name, "%dx%d br%d g%d b%d (%d thr)", Bk::ER, Bk::EC, Bk::BR, Bk::G, Bk::min_blocks,
-                Bk::threads);
+std::string config_name(int shift_r, int shift_c, bool noshift) {
+  char name[128];
+  std::snprintf(name, sizeof name, "%dx%d br%d g%d b%d (%d thr) %s r%d c%d", Bk::ER, Bk::EC, Bk::BR, Bk::G,
+                Bk::min_blocks, Bk::threads, noshift ? "noshift" : "shift", shift_r, shift_c);
   return name;
 }
 
+/// Times blocking Bk on p, its tile grid shifted from the buffers' alignment unless `plain`
+/// or SCRATCHKIT_TUNE_NO_SHIFT is set.
 template <class T, class Bk>
-void time_config(const Problem<T>& p) {
-  using Default          = typename scratchkit::detail::TransposeDefaultBlocking<T>::type;
-  const std::string name = (std::is_same<Bk, Default>::value ? "*" : " ") + config_name<Bk>();
+void time_config(const Problem<T>& p, bool plain = false) {
+  using Default = typename scratchkit::detail::TransposeDefaultBlocking<T>::type;
+  const bool aligned = p.shift && !plain;
+  int shift_r = 0, shift_c = 0;
+  p.template shifts<Bk>(aligned, shift_r, shift_c);
+  const std::string name =
+      (std::is_same<Bk, Default>::value ? "*" : " ") + config_name<Bk>(shift_r, shift_c, !aligned);
   auto kernel            = sk::transpose_padded_kernel<T, Bk>;
   cudaFuncAttributes fa{};
   TUNE_CUDA(cudaFuncGetAttributes(&fa, kernel));
   int occ = 0;
   TUNE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, Bk::threads, 0));
-  const double ms = median_ms([&] { p.poison(); }, [&] { sk::launch_transpose_padded<T, Bk>(p.n, p.n, p.in, p.out, 0); });
+  const double ms = median_ms([&] { p.poison(); }, [&] {
+    sk::launch_transpose_padded<T, Bk>(p.n, p.n, shift_r, shift_c, p.in, p.out, 0);
+  });
   TUNE_CUDA(cudaDeviceSynchronize());
   print_line(p, name, ms, &fa, occ, p.wrong());
 }
 
 template <class T, class... Bks>
 void tune(const std::vector<int>& sizes) {
+  using Default = typename scratchkit::detail::TransposeDefaultBlocking<T>::type;
   for (int n : sizes) {
     Problem<T> p(n);
+    std::printf("%-6s %5d^2  in at +%zu B, out at +%zu B from cudaMalloc's alignment\n", type_name(T()), n, p.in_off,
+                p.out_off);
     print_line(p, " cudaMemcpyAsync (same bytes)", p.copy_ms, nullptr, 0, 0);
     (time_config<T, Bks>(p), ...);
+    if (p.shift) time_config<T, Default>(p, true);  // the default on the plain grid
   }
 }
 

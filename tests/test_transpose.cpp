@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -74,35 +75,108 @@ void check_transpose(TransposeVariant v, int rows, int cols) {
 }
 
 /// Strided (LayoutStride) windows of larger Views: the transpose touches the window only.
+/// in is rows x cols from (2, in_c0) of a rows + 3 x in_pitch View, out cols x rows from
+/// (1, out_c0) of a cols + 2 x out_pitch one (pitches of 256 bytes' multiples: tiled_padded
+/// shifts its tile grid to the windows' alignment, whose odd column offsets it must cover).
 template <class Exec, class Scalar>
-void check_transpose_window(TransposeVariant v, int rows, int cols) {
-  using View      = Kokkos::View<Scalar**, Kokkos::LayoutRight, typename Exec::memory_space>;
-  const auto seed = test::case_seed(rows, cols, 100 + static_cast<int>(v));
-  CAPTURE(name(v), rows, cols, seed, sizeof(Scalar), Exec::name());
-  View big_in("big_in", rows + 3, cols + 5), big_out("big_out", cols + 2, rows + 4);
+void check_transpose_window(TransposeVariant v, int rows, int cols, int in_c0 = 1, int in_pitch = -1, int out_c0 = 3,
+                            int out_pitch = -1) {
+  using View = Kokkos::View<Scalar**, Kokkos::LayoutRight, typename Exec::memory_space>;
+  if (in_pitch < 0) in_pitch = cols + 5;
+  if (out_pitch < 0) out_pitch = rows + 4;
+  const auto seed = test::case_seed(rows, cols, 100 + static_cast<int>(v) + 7 * (in_pitch + out_pitch));
+  CAPTURE(name(v), rows, cols, in_c0, in_pitch, out_c0, out_pitch, seed, sizeof(Scalar), Exec::name());
+  View big_in("big_in", rows + 3, in_pitch), big_out("big_out", cols + 2, out_pitch);
   auto hbig_in = Kokkos::create_mirror_view(big_in);
   test::fill_random(hbig_in, seed);
   Kokkos::deep_copy(big_in, hbig_in);
   Kokkos::deep_copy(big_out, test::poison<Scalar>());
-  const auto in  = Kokkos::subview(big_in, Kokkos::pair<int, int>(2, 2 + rows), Kokkos::pair<int, int>(1, 1 + cols));
-  const auto out = Kokkos::subview(big_out, Kokkos::pair<int, int>(1, 1 + cols), Kokkos::pair<int, int>(3, 3 + rows));
+  const Kokkos::pair<int, int> in_rows(2, 2 + rows), in_cols(in_c0, in_c0 + cols);
+  const Kokkos::pair<int, int> out_rows(1, 1 + cols), out_cols(out_c0, out_c0 + rows);
+  const auto in  = Kokkos::subview(big_in, in_rows, in_cols);
+  const auto out = Kokkos::subview(big_out, out_rows, out_cols);
   // LayoutStride copies keep the test honest that any layout works, not only row-major windows.
   const Kokkos::View<Scalar**, Kokkos::LayoutStride, typename Exec::memory_space> sin = in, sout = out;
   transpose(Exec(), v, sin, sout);
   Exec().fence();
   auto hbig_out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), big_out);
-  const auto hin  = Kokkos::subview(hbig_in, Kokkos::pair<int, int>(2, 2 + rows), Kokkos::pair<int, int>(1, 1 + cols));
-  const auto hout = Kokkos::subview(hbig_out, Kokkos::pair<int, int>(1, 1 + cols), Kokkos::pair<int, int>(3, 3 + rows));
+  const auto hin  = Kokkos::subview(hbig_in, in_rows, in_cols);
+  const auto hout = Kokkos::subview(hbig_out, out_rows, out_cols);
   std::string first;
   const std::size_t bad = transpose_mismatches(hin, hout, first);
   CAPTURE(bad, first);
   CHECK(bad == 0);
   std::size_t touched = 0;  // elements of big_out outside the window that are no longer poison
   for (int i = 0; i < cols + 2; ++i)
-    for (int j = 0; j < rows + 4; ++j) {
-      const bool inside = i >= 1 && i < 1 + cols && j >= 3 && j < 3 + rows;
+    for (int j = 0; j < out_pitch; ++j) {
+      const bool inside = i >= 1 && i < 1 + cols && j >= out_c0 && j < out_c0 + rows;
       if (!inside && hbig_out(i, j) == hbig_out(i, j)) ++touched;
     }
+  CHECK(touched == 0);
+}
+
+/// Elements per 256 bytes (transpose_align_bytes): the period of tiled_padded's tile-grid shifts.
+template <class Scalar>
+constexpr int align_elems() {
+  return static_cast<int>(detail::transpose_align_bytes / sizeof(Scalar));
+}
+
+/// Elements from p to the first 256-byte boundary at or after it, plus `off`.
+template <class Scalar>
+std::size_t lead_elems(const Scalar* p, int off) {
+  constexpr std::size_t A = detail::transpose_align_bytes;
+  return (A - reinterpret_cast<std::uintptr_t>(p) % A) % A / sizeof(Scalar) + static_cast<std::size_t>(off);
+}
+
+/// The shift transpose_tile_shift must find for lines `off` elements past a 256-byte
+/// boundary, `line` elements long (their pitch), with tiles of `tile` elements: the tiles
+/// after the first then start where the lines cross a boundary.
+template <class Scalar>
+int expected_shift(int off, int line, int tile) {
+  constexpr int A = align_elems<Scalar>();
+  if (line % A != 0) return 0;
+  const int lead = (A - off % A) % A;
+  return (tile - lead % tile) % tile;
+}
+
+template <class Scalar, class Mem>
+using Placed = Kokkos::View<Scalar**, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+/// Row-major in (rows x cols) and out (cols x rows) that start in_off and out_off elements past a
+/// 256-byte boundary inside larger 1-D buffers (odd offsets too: a View's data need only be element-
+/// aligned). Checks the shifts the layer derives, exact results, and that nothing of out's buffer
+/// around out was written.
+template <class Exec, class Scalar>
+void check_transpose_placed(TransposeVariant v, int rows, int cols, int in_off, int out_off) {
+  using Mem       = typename Exec::memory_space;
+  using Buf       = Kokkos::View<Scalar*, Mem>;
+  using Bk        = typename detail::TransposeDefaultBlocking<Scalar>::type;
+  constexpr int A = align_elems<Scalar>();
+  const auto seed = test::case_seed(rows, cols, 300 + static_cast<int>(v) + 1000 * (in_off * A + out_off));
+  const std::size_t n = static_cast<std::size_t>(rows) * cols, len = n + 3 * A;
+  Buf bin("bin", len), bout("bout", len);
+  const std::size_t li = lead_elems(bin.data(), in_off), lo = lead_elems(bout.data(), out_off);
+  const Placed<Scalar, Mem> in(bin.data() + li, rows, cols), out(bout.data() + lo, cols, rows);
+  const int shift_c = detail::transpose_view_shift(in, Bk::EC), shift_r = detail::transpose_view_shift(out, Bk::ER);
+  CAPTURE(name(v), rows, cols, in_off, out_off, shift_r, shift_c, seed, sizeof(Scalar), Exec::name());
+  CHECK(shift_c == expected_shift<Scalar>(in_off, cols, Bk::EC));
+  CHECK(shift_r == expected_shift<Scalar>(out_off, rows, Bk::ER));
+  auto hbin = Kokkos::create_mirror_view(bin);
+  test::fill_random(hbin, seed);
+  Kokkos::deep_copy(bin, hbin);
+  Kokkos::deep_copy(bout, test::poison<Scalar>());
+  const Kokkos::View<const Scalar**, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>> cin = in;
+  transpose(Exec(), v, cin, out);
+  Exec().fence();
+  auto hbout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bout);
+  const Placed<Scalar, Kokkos::HostSpace> hin(hbin.data() + li, rows, cols), hout(hbout.data() + lo, cols, rows);
+  std::string first;
+  const std::size_t bad = transpose_mismatches(hin, hout, first);
+  CAPTURE(bad, first);
+  CHECK(bad == 0);
+  std::size_t touched = 0;  // elements of bout before or after out that are no longer poison
+  for (std::size_t i = 0; i < len; ++i)
+    if ((i < lo || i >= lo + n) && hbout(i) == hbout(i)) ++touched;
   CHECK(touched == 0);
 }
 
@@ -128,6 +202,68 @@ TEMPLATE_LIST_TEST_CASE("Transpose on the layer takes any layout", "[transpose][
       check_transpose<Exec, float, Left, Left>(v, s[0], s[1]);
       check_transpose_window<Exec, float>(v, s[0], s[1]);
       check_transpose_window<Exec, double>(v, s[0], s[1]);
+    }
+}
+
+TEST_CASE("Transpose tile shift follows the data's alignment", "[transpose][layer]") {
+  using detail::transpose_tile_shift;
+  const auto at = [](std::uintptr_t a) { return reinterpret_cast<const void*>(a); };
+  constexpr std::uintptr_t base = 0x7f0000000000;  // 256-byte aligned
+  // Aligned, or a pitch that is not a multiple of 256 bytes, or an address that is not element-aligned: plain grid.
+  CHECK(transpose_tile_shift(at(base), 16384 * 4, 4, 64) == 0);
+  CHECK(transpose_tile_shift(at(base + 128), 1000 * 4, 4, 64) == 0);
+  CHECK(transpose_tile_shift(at(base + 130), 16384 * 4, 4, 64) == 0);
+  CHECK(transpose_tile_shift(at(base + 128), 16384 * 8, 8, 0) == 0);
+  // A Kokkos View's data (128 bytes into a 256-aligned allocation): the first tile is half wide.
+  CHECK(transpose_tile_shift(at(base + 128), 16384 * 4, 4, 64) == 32);
+  CHECK(transpose_tile_shift(at(base + 128), 16384 * 8, 8, 32) == 16);
+  // One element past a boundary: the next boundary is 63 (31) elements on, the first tile 63 (31) wide.
+  CHECK(transpose_tile_shift(at(base + 4), 64 * 4, 4, 64) == 1);
+  CHECK(transpose_tile_shift(at(base + 8), 32 * 8, 8, 32) == 1);
+  CHECK(transpose_tile_shift(at(base + 252), 64 * 4, 4, 64) == 63);
+  // 64 bytes past: boundary after 48 floats, tiles start at -16, 48, 112, ...
+  CHECK(transpose_tile_shift(at(base + 64), 256, 4, 64) == 16);
+  // Tiles shorter than 256 bytes align to their own length: 32 floats, 96 bytes past -> lead 40 -> 8 -> shift 24.
+  CHECK(transpose_tile_shift(at(base + 96), 256, 4, 32) == 24);
+  // Tiles longer than 256 bytes: 128 floats, lead 32 -> shift 96.
+  CHECK(transpose_tile_shift(at(base + 128), 512, 4, 128) == 96);
+}
+
+TEMPLATE_LIST_TEST_CASE("Transpose is exact wherever in and out start", "[transpose][layer]", test::Spaces) {
+  // tiled_padded shifts its tile grid by the data's offset from 256-byte boundaries (when the pitch
+  // keeps every row at the same offset): a partial first tile row and column, interior tiles that
+  // start on the boundaries. Offsets in elements past a boundary, in and out separately; sizes in
+  // units of A = 256 bytes of elements (both shifts apply), with one of them not (one shift only),
+  // neither, and tiny ones where the shifted grid has more tiles than the plain one.
+  using Exec = TestType;
+  const auto run = [](auto zero) {
+    using Scalar    = decltype(zero);
+    constexpr int A = align_elems<Scalar>();
+    const int sizes[][2] = {{A, A}, {2 * A, 3 * A}, {3 * A, 4 * A}, {A, 1}, {1, A},      {3 * A, 5},
+                            {7, 2 * A}, {A + 1, A - 1}, {2, 2}, {A, 2}, {A - 1, 3 * A}};
+    const int offsets[][2] = {{0, 0}, {1, 0}, {0, 1}, {A / 2, A / 2}, {A - 1, 3}, {5, A / 2}, {A / 4, A - 1}};
+    for (auto v : transpose_variants)
+      for (const auto& s : sizes)
+        for (const auto& o : offsets) check_transpose_placed<Exec, Scalar>(v, s[0], s[1], o[0], o[1]);
+  };
+  run(0.0f);
+  run(0.0);
+}
+
+TEMPLATE_LIST_TEST_CASE("Transpose of subviews at odd offsets", "[transpose][layer]", test::Spaces) {
+  // Windows of Views whose pitch is a multiple of 256 bytes, at odd column offsets: every row of the
+  // window shares one misalignment, so tiled_padded shifts its grid (the parents' own alignment
+  // depends on the allocator: the shifts vary, the result must not).
+  using Exec = TestType;
+  for (auto v : transpose_variants)
+    for (const auto& s : {std::array<int, 2>{1, 1}, {31, 33}, {64, 64}, {96, 200}, {130, 65}}) {
+      const int rows = s[0], cols = s[1];
+      const int fin = (cols + 1 + 63) / 64 * 64, fout = (rows + 3 + 63) / 64 * 64;    // float: 64 per 256 B
+      const int din = (cols + 7 + 31) / 32 * 32, dout = (rows + 9 + 31) / 32 * 32;    // double: 32 per 256 B
+      check_transpose_window<Exec, float>(v, rows, cols, 1, fin, 3, fout);
+      check_transpose_window<Exec, float>(v, rows, cols, fin - cols, fin, fout - rows, fout);
+      check_transpose_window<Exec, double>(v, rows, cols, 7, din, 9, dout);
+      check_transpose_window<Exec, double>(v, rows, cols, 1, din, 0, dout);
     }
 }
 
@@ -248,6 +384,64 @@ void transpose_twins(TransposeVariant v, int rows, int cols) {
   CAPTURE(bad, first);
   CHECK(bad == 0);
 }
+
+/// As transpose_twins, with in and out in_off and out_off elements past a 256-byte boundary inside
+/// larger buffers (check_transpose_placed): both twins shift their tile grids the same way; the
+/// buffers around out stay poison.
+template <class Scalar>
+void transpose_twins_placed(TransposeVariant v, int rows, int cols, int in_off, int out_off) {
+  using Buf       = Kokkos::View<Scalar*, Kokkos::CudaSpace>;
+  using View      = Placed<Scalar, Kokkos::CudaSpace>;
+  using Bk        = typename detail::TransposeDefaultBlocking<Scalar>::type;
+  constexpr int A = align_elems<Scalar>();
+  const auto seed = test::case_seed(rows, cols, 400 + static_cast<int>(v) + 1000 * (in_off * A + out_off));
+  const std::size_t n = static_cast<std::size_t>(rows) * cols, len = (n + 3 * A + A - 1) / A * A;
+  // One buffer for the three outs (layer, native, Backend::native), len apart (a multiple of 256
+  // bytes): each starts out_off past a boundary.
+  Buf bin("bin", len), bout("bout", 3 * len);
+  const std::size_t li = lead_elems(bin.data(), in_off), lo = lead_elems(bout.data(), out_off);
+  const View in(bin.data() + li, rows, cols), ol(bout.data() + lo, cols, rows), on(bout.data() + len + lo, cols, rows),
+      od(bout.data() + 2 * len + lo, cols, rows);
+  const int shift_c = detail::transpose_view_shift(in, Bk::EC), shift_r = detail::transpose_view_shift(ol, Bk::ER);
+  CAPTURE(name(v), rows, cols, in_off, out_off, shift_r, shift_c, seed, sizeof(Scalar));
+  CHECK(shift_c == expected_shift<Scalar>(in_off, cols, Bk::EC));
+  CHECK(shift_r == expected_shift<Scalar>(out_off, rows, Bk::ER));
+  auto hbin = Kokkos::create_mirror_view(bin);
+  test::fill_random(hbin, seed);
+  Kokkos::deep_copy(bin, hbin);
+  Kokkos::deep_copy(bout, test::poison<Scalar>());
+  const Cuda exec;
+  transpose(exec, v, in, ol);
+  transpose(exec, v, in, od, Backend::native);
+  exec.fence();
+  native::cuda::transpose(v, rows, cols, in.data(), on.data(), exec.cuda_stream());
+  native::cuda::synchronize(exec.cuda_stream());
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bout);
+  // Same bits over the whole of each third: out and the poison around it.
+  CHECK(std::memcmp(hb.data(), hb.data() + len, len * sizeof(Scalar)) == 0);
+  CHECK(std::memcmp(hb.data(), hb.data() + 2 * len, len * sizeof(Scalar)) == 0);
+  const Placed<Scalar, Kokkos::HostSpace> hin(hbin.data() + li, rows, cols), hout(hb.data() + len + lo, cols, rows);
+  std::string first;
+  const std::size_t bad = transpose_mismatches(hin, hout, first);
+  CAPTURE(bad, first);
+  CHECK(bad == 0);
+  std::size_t touched = 0;  // elements of the native third before or after out that are no longer poison
+  for (std::size_t i = 0; i < len; ++i)
+    if ((i < lo || i >= lo + n) && hb(len + i) == hb(len + i)) ++touched;
+  CHECK(touched == 0);
+}
+
+template <class Scalar>
+void transpose_twins_placed_all() {
+  constexpr int A = align_elems<Scalar>();
+  // Big enough for many interior tiles; 2048: both shifts apply, 4099 x 1023: neither, 1024 x 1000 and
+  // 1000 x 1024: one each; A x 1 and 2 x 2: shifted grids of tiny matrices.
+  const int sizes[][2]   = {{2048, 2048}, {4099, 1023}, {1024, 1000}, {1000, 1024}, {A, 1}, {2, 2}, {3 * A, 5 * A}};
+  const int offsets[][2] = {{0, 0}, {A / 2, A / 2}, {1, 0}, {0, 1}, {A - 1, 3}, {A / 4, A - 1}};
+  for (auto v : transpose_variants)
+    for (const auto& s : sizes)
+      for (const auto& o : offsets) transpose_twins_placed<Scalar>(v, s[0], s[1], o[0], o[1]);
+}
 #endif
 
 }  // namespace
@@ -265,5 +459,14 @@ TEST_CASE("Native CUDA transpose agrees with the layer bit for bit", "[transpose
       transpose_twins<double>(v, s[0], s[1]);
     }
   }
+#endif
+}
+
+TEST_CASE("Native CUDA transpose agrees with the layer bit for bit wherever in and out start",
+          "[transpose][native][cross-check]") {
+  test::require_gpu_twins();
+#if SCRATCHKIT_TEST_TWINS
+  transpose_twins_placed_all<float>();
+  transpose_twins_placed_all<double>();
 #endif
 }

@@ -102,9 +102,22 @@ void transpose_through_tile(const ExecSpace& exec, const char* label, const InVi
   });
 }
 
+/// Tile-origin shift of tiled_padded along dimension 1 of `v` (the contiguous direction
+/// of the rows that a warp reads from `in` or writes to `out`): transpose_tile_shift
+/// when dimension 1 is unit-stride, 0 (the plain grid) otherwise. From the same address
+/// and pitch as the native twin's for row-major contiguous Views.
+template <class View>
+int transpose_view_shift(const View& v, int tile) {
+  using Scalar = typename View::value_type;
+  if (v.span() == 0 || v.stride(1) != 1) return 0;
+  return transpose_tile_shift(v.data(), v.stride(0) * sizeof(Scalar), sizeof(Scalar), tile);
+}
+
 /// tiled_padded with blocking Bk (TransposeBlocking, native/transpose.hpp): an
 /// ER x EC tile through an ER x (EC + 1) PaddedTile, 32 x BR threads, tiles in
-/// groups of G tile rows (transpose_tile_of), as src/cuda/transpose_padded.cuh.
+/// groups of G tile rows (transpose_tile_of), the tile grid shifted so that the tile
+/// rows read and written start on 256-byte boundaries (transpose_tile_shift), as
+/// src/cuda/transpose_padded.cuh.
 template <class Bk, class ExecSpace, class InView, class OutView>
 void transpose_padded(const ExecSpace& exec, const InView& in, const OutView& out) {
   using B_t        = Block<ExecSpace>;
@@ -112,17 +125,27 @@ void transpose_padded(const ExecSpace& exec, const InView& in, const OutView& ou
   using Tile       = PaddedTile<Scalar, Bk::ER, Bk::EC>;
   constexpr int ER = Bk::ER, EC = Bk::EC, BR = Bk::BR, G = Bk::G;
   const int rows = static_cast<int>(in.extent(0)), cols = static_cast<int>(in.extent(1));
-  const int nbx = ceil_div(cols, EC), nby = ceil_div(rows, ER);
-  const auto params = LaunchParams(Dim3(nbx * nby), Dim3(32, BR)).uses<Tile>();
+  // Columns of in from in's alignment (its rows are read), rows of in from out's (out's rows are written).
+  const int shift_c = transpose_view_shift(in, EC), shift_r = transpose_view_shift(out, ER);
+  const int nbx = ceil_div(static_cast<long long>(cols) + shift_c, EC);
+  const int nby = ceil_div(static_cast<long long>(rows) + shift_r, ER);
+  const long long tiles = static_cast<long long>(nbx) * nby;
+  if (tiles > INT_MAX) {
+    std::ostringstream os;
+    os << "scratchkit::transpose: in is " << rows << " x " << cols << ": " << tiles << " tiles of " << ER << " x "
+       << EC << ", more than the " << INT_MAX << " blocks a launch can have";
+    throw ShapeError(os.str());
+  }
+  const auto params = LaunchParams(Dim3(static_cast<int>(tiles)), Dim3(32, BR)).uses<Tile>();
   launch<LaunchBounds<Bk::threads, Bk::min_blocks>>(exec, "scratchkit::transpose_tiled_padded", params, KOKKOS_LAMBDA(const B_t& b) {
     Tile tile(b);
     int tile_row, tile_col;
     transpose_tile_of(b.team().league_rank(), nbx, nby, G, tile_row, tile_col);
-    const int row0 = tile_row * ER, col0 = tile_col * EC;
+    const int row0 = tile_row * ER - shift_r, col0 = tile_col * EC - shift_c;
     // Interior tiles need no bounds checks: their loads are unpredicated and all of a
     // thread's ER * EC / (32 * BR) loads are issued before the first shared store (a
     // predicate per load would split them into batches of 4-7: fewer bytes in flight).
-    const bool full = row0 + ER <= rows && col0 + EC <= cols;
+    const bool full = row0 >= 0 && col0 >= 0 && row0 + ER <= rows && col0 + EC <= cols;
     b.threads([&](const Thread& t) {
       const int tx = t.rank % 32, ty = t.rank / 32;
       // A warp reads 32 consecutive elements of one input row into a tile row.
@@ -133,7 +156,7 @@ void transpose_padded(const ExecSpace& exec, const InView& in, const OutView& ou
         for (int j = 0; j < ER; j += BR)
           for (int i = 0; i < EC; i += 32) {
             const int r = row0 + ty + j, c = col0 + tx + i;
-            if (r < rows && c < cols) tile(ty + j, tx + i) = read_only(in, r, c);
+            if (transpose_inside(r, c, rows, cols)) tile(ty + j, tx + i) = read_only(in, r, c);
           }
       }
     });
@@ -149,7 +172,7 @@ void transpose_padded(const ExecSpace& exec, const InView& in, const OutView& ou
         for (int j = 0; j < EC; j += BR)
           for (int i = 0; i < ER; i += 32) {
             const int c = col0 + ty + j, r = row0 + tx + i;
-            if (r < rows && c < cols) out(c, r) = tile(tx + i, ty + j);
+            if (transpose_inside(r, c, rows, cols)) out(c, r) = tile(tx + i, ty + j);
           }
       }
     });

@@ -2,7 +2,7 @@
 // scratchkit-stencil3d-tune: times candidate shapes of the native z_streaming
 // 3-D 7-point stencil (src/cuda/stencil_3d_z_streaming.cuh) against a
 // device-to-device copy of the same bytes, float and double, to pick
-// Stencil3DZsDefault (include/scratchkit/native/stencil_3d.hpp; both twins use it).
+// Stencil3DZsNativeDefault (include/scratchkit/native/stencil_3d.hpp; the layer's is Stencil3DZsDefault).
 //
 //   scratchkit-stencil3d-tune [n ...]     (default: 512; n x n x n grid)
 //
@@ -65,7 +65,7 @@ struct Problem {
     TUNE_CUDA(cudaGetLastError());
     copy_ms = median_ms([&] { TUNE_CUDA(cudaMemcpyAsync(out, in, e * sizeof(T), cudaMemcpyDeviceToDevice, 0)); });
     TUNE_CUDA(cudaMemset(ref, 0xff, e * sizeof(T)));  // NaN: must be overwritten
-    sk::stencil_3d_z_streaming<T, scratchkit::detail::Stencil3DZsDefault<T>>(in, ref, n, n, n, c0, c1, 0);
+    sk::stencil_3d_z_streaming<T, scratchkit::detail::Stencil3DZsNativeDefault<T>>(in, ref, n, n, n, c0, c1, 0);
     TUNE_CUDA(cudaDeviceSynchronize());
   }
   ~Problem() {
@@ -105,7 +105,7 @@ std::string config_name() {
 /// Times shape Sh on p and prints its line.
 template <class T, class Sh>
 void time_config(const Problem<T>& p) {
-  using Default = scratchkit::detail::Stencil3DZsDefault<T>;
+  using Default = scratchkit::detail::Stencil3DZsNativeDefault<T>;
   constexpr bool is_default =
       Sh::BY == Default::BY && Sh::RX == Default::RX && Sh::RY == Default::RY && Sh::ZC == Default::ZC &&
       Sh::stages == Default::stages && Sh::template min_blocks<T>() == Default::template min_blocks<T>();

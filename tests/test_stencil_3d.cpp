@@ -327,7 +327,9 @@ TEST_CASE("Native CUDA 3-D stencil agrees with the layer bit for bit", "[stencil
     // Loops over gridDim.y: blocks of 8 planes (tile_2d_halo) and z chunks
     // (z_streaming: 128 planes for float, Stencil3DZsDefault<float>): more than
     // 65535 of them. Capped at 2^16 planes under SCRATCHKIT_TEST_QUICK (the sanitizers' runs).
-    static_assert(scratchkit::detail::Stencil3DZsDefault<float>::ZC <= 128, "grow the plane count below");
+    static_assert(scratchkit::detail::Stencil3DZsDefault<float>::ZC <= 128 &&
+                      scratchkit::detail::Stencil3DZsNativeDefault<float>::ZC <= 128,
+                  "grow the plane count below");
     stencil_3d_twins<float>(v, static_cast<int>(test::sized(65535 * 128 + 37)), 3, 3, false);
   }
 #endif

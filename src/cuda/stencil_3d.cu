@@ -98,8 +98,8 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
     stencil_3d_tile_2d_halo_kernel<S><<<grid, block, 0, s>>>(in, out, nz, ny, nx, nbx, c0, c1);
     SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_tile_2d_halo");
   } else {
-    // Shape: scratchkit::detail::Stencil3DZsDefault (include/scratchkit/native/stencil_3d.hpp), as on the layer.
-    detail::stencil_3d_z_streaming<S, scratchkit::detail::Stencil3DZsDefault<S>>(in, out, nz, ny, nx, c0, c1, s);
+    // Shape: scratchkit::detail::Stencil3DZsNativeDefault (include/scratchkit/native/stencil_3d.hpp).
+    detail::stencil_3d_z_streaming<S, scratchkit::detail::Stencil3DZsNativeDefault<S>>(in, out, nz, ny, nx, c0, c1, s);
   }
 }
 

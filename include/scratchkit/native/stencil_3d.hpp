@@ -72,20 +72,29 @@ struct Stencil3DZsShape {
   static_assert(stages == 0 || stages >= 4, "Stencil3DZsShape: 0 (register pipeline) or >= 4 ring stages");
 };
 
-/// The z_streaming shape both twins run for element type T, picked with
-/// perf/stencil3d_tune.cu on the H100 at 512^3
-/// (perf/results/h100/history/09-session4-stencil3d/):
-/// float: the cp.async ring, 128 x 8 tile on 32 x 8 threads (4 outputs each
-/// along x), 5 plane buffers (3 planes in flight), 128-plane chunks, 6
-/// blocks/SM, 26 KB: 90.3 % of copy in the tuner (88.4 % for the register
-/// pipeline 128 x 16 / 2 blocks/SM, the session-3 default);
-/// double: the register pipeline, 64 x 8 tile on 32 x 4 threads (2 x 2 outputs
-/// each), 64-plane chunks, 6 blocks/SM, 15.5 KB: 91.7 % (the best ring shape:
-/// 87.5 %). Both stay under the layer's ~40 KB of level-0 scratch (LaunchError
-/// otherwise) and the host backends' 32 KB.
+/// The z_streaming shapes, picked with perf/stencil3d_tune.cu on the H100 at
+/// 512^3 (perf/results/h100/history/09-session4-stencil3d/):
+/// Stencil3DZsDefault<T> on the layer, Stencil3DZsNativeDefault<T> in the native
+/// twin. Both shapes of a type give the same bits (every point is the same
+/// expression, summed in the same order).
+/// double, both twins: the register pipeline, 64 x 8 tile on 32 x 4 threads
+/// (2 x 2 outputs each), 64-plane chunks, 6 blocks/SM, 15.5 KB: 91.7 % of copy
+/// in the tuner (the best cp.async ring shape: 87.5 %);
+/// float, native: the cp.async ring, 128 x 8 tile on 32 x 8 threads (4 outputs
+/// each along x), 5 plane buffers (3 planes in flight), 128-plane chunks, 6
+/// blocks/SM, 26 KB: 90.3 % in the tuner, 87.9 % in the bench (View data);
+/// float, layer: the register pipeline 128 x 16 / 128-plane chunks / 2
+/// blocks/SM (28 KB, 88.4 % in the tuner natively), because the layer's build of
+/// the ring ran at 0.90x the native ring in the bench (79.0 % of copy; not
+/// understood yet) against 0.999x for the register pipeline.
+/// All stay under the layer's ~40 KB of level-0 scratch (LaunchError otherwise)
+/// and the host backends' 32 KB.
 template <class T>
-using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<8, 4, 1, 128, 6, 6, 5>,
+using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<16, 4, 1, 128, 2, 2>,
                                                      Stencil3DZsShape<4, 2, 2, 64, 6, 6>>::type;
+template <class T>
+using Stencil3DZsNativeDefault =
+    typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<8, 4, 1, 128, 6, 6, 5>, Stencil3DZsDefault<T>>::type;
 
 /// z_streaming halo cell hi (0 .. 2TX+2TY-1) of the tile at (x0, y0): its tile
 /// cell (r, c), grid (gy, gx), and whether it is loaded (inside the grid; cells

@@ -70,6 +70,25 @@ constexpr bool on_fp64_tensor_cores() {
 #endif
 }
 
+/// Random A (M x K), B (K x N) and C0 (M x N), row-major in memory space Mem,
+/// with host copies hA, hB, hC (seeds seed, seed + 1, seed + 2).
+template <class Scalar, class Mem>
+struct GemmInputs {
+  using View = Kokkos::View<Scalar**, Kokkos::LayoutRight, Mem>;
+  View A, B, C0;
+  typename View::HostMirror hA, hB, hC;
+  GemmInputs(int M, int N, int K, std::uint64_t seed)
+      : A("A", M, K), B("B", K, N), C0("C0", M, N), hA(Kokkos::create_mirror(A)), hB(Kokkos::create_mirror(B)),
+        hC(Kokkos::create_mirror(C0)) {
+    test::fill_random(hA, seed);
+    test::fill_random(hB, seed + 1);
+    test::fill_random(hC, seed + 2);
+    Kokkos::deep_copy(A, hA);
+    Kokkos::deep_copy(B, hB);
+    Kokkos::deep_copy(C0, hC);
+  }
+};
+
 /// Runs every variant on the same inputs (beta != 0) and requires identical
 /// bits: each sums C(i, j) over k = 0..K-1 in increasing order with the same
 /// operations (the tiled ones add zero products past K, which changes nothing
@@ -81,16 +100,10 @@ void check_same_bits_across_variants(int M, int N, int K) {
   using View      = Kokkos::View<Scalar**, Kokkos::LayoutRight, typename Exec::memory_space>;
   const auto seed = test::case_seed(M, N, K);
   CAPTURE(M, N, K, seed, Exec::name(), sizeof(Scalar));
-  View A("A", M, K), B("B", K, N), C0("C0", M, N), Cref("Cref", M, N), C("C", M, N);
-  auto hA = Kokkos::create_mirror_view(A);
-  auto hB = Kokkos::create_mirror_view(B);
-  auto hC = Kokkos::create_mirror(C0);
-  test::fill_random(hA, seed);
-  test::fill_random(hB, seed + 1);
-  test::fill_random(hC, seed + 2);
-  Kokkos::deep_copy(A, hA);
-  Kokkos::deep_copy(B, hB);
-  Kokkos::deep_copy(C0, hC);
+  const GemmInputs<Scalar, typename Exec::memory_space> in(M, N, K, seed);
+  const auto &A = in.A, &B = in.B, &C0 = in.C0;
+  const auto &hA = in.hA, &hB = in.hB, &hC = in.hC;
+  View Cref("Cref", M, N), C("C", M, N);
   const Scalar alpha = Scalar(1.25), beta = Scalar(-0.5);
   Kokkos::deep_copy(Cref, C0);
   gemm(Exec(), GemmVariant::naive, alpha, A, B, beta, Cref);
@@ -120,16 +133,10 @@ void check_mma_blocking(int M, int N, int K) {
   using View      = Kokkos::View<double**, Kokkos::LayoutRight, typename Exec::memory_space>;
   const auto seed = test::case_seed(M, N, K);
   CAPTURE(M, N, K, seed, Exec::name(), Blk::BM, Blk::BN, Blk::WM, Blk::WN, Blk::stages);
-  View A("A", M, K), B("B", K, N), C0("C0", M, N), Cref("Cref", M, N), C("C", M, N);
-  auto hA = Kokkos::create_mirror_view(A);
-  auto hB = Kokkos::create_mirror_view(B);
-  auto hC = Kokkos::create_mirror(C0);
-  test::fill_random(hA, seed);
-  test::fill_random(hB, seed + 1);
-  test::fill_random(hC, seed + 2);
-  Kokkos::deep_copy(A, hA);
-  Kokkos::deep_copy(B, hB);
-  Kokkos::deep_copy(C0, hC);
+  const GemmInputs<double, typename Exec::memory_space> in(M, N, K, seed);
+  const auto &A = in.A, &B = in.B, &C0 = in.C0;
+  const auto &hA = in.hA, &hB = in.hB, &hC = in.hC;
+  View Cref("Cref", M, N), C("C", M, N);
   Kokkos::deep_copy(Cref, C0);
   Kokkos::deep_copy(C, C0);
   const double alpha = -0.75, beta = 1.5;
@@ -237,17 +244,11 @@ void register_blocked_twins(int M, int N, int K) {
   using View      = Kokkos::View<Scalar**, Kokkos::LayoutRight, Kokkos::CudaSpace>;
   const auto seed = test::case_seed(M, N, K);
   CAPTURE(M, N, K, seed, sizeof(Scalar));
-  View A("A", M, K), B("B", K, N), C0("C0", M, N), Cl("Cl", M, N), Cn("Cn", M, N);
-  auto hA = Kokkos::create_mirror_view(A);
-  auto hB = Kokkos::create_mirror_view(B);
-  auto hC = Kokkos::create_mirror_view(C0);
-  test::fill_random(hA, seed);
-  test::fill_random(hB, seed + 1);
-  test::fill_random(hC, seed + 2);
-  Kokkos::deep_copy(A, hA);
-  Kokkos::deep_copy(B, hB);
-  Kokkos::deep_copy(Cl, hC);
-  Kokkos::deep_copy(Cn, hC);
+  const GemmInputs<Scalar, Kokkos::CudaSpace> in(M, N, K, seed);
+  const auto &A = in.A, &B = in.B;
+  View Cl("Cl", M, N), Cn("Cn", M, N);
+  Kokkos::deep_copy(Cl, in.hC);
+  Kokkos::deep_copy(Cn, in.hC);
   const Scalar alpha = Scalar(-1.25), beta = Scalar(0.5);
   gemm(Kokkos::Cuda(), GemmVariant::register_blocked, alpha, A, B, beta, Cl);
   gemm(Kokkos::Cuda(), GemmVariant::register_blocked, alpha, A, B, beta, Cn, Backend::native);

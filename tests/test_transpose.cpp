@@ -357,6 +357,18 @@ namespace {
 #if SCRATCHKIT_TEST_TWINS
 using Cuda = Kokkos::Cuda;
 
+/// v on the GPU three ways: the layer into ol, Backend::native into od, the native function into on.
+template <class InView, class OutView>
+void transpose_three_ways(TransposeVariant v, int rows, int cols, const InView& in, const OutView& ol,
+                          const OutView& od, const OutView& on) {
+  const Cuda exec;
+  transpose(exec, v, in, ol);
+  transpose(exec, v, in, od, Backend::native);
+  exec.fence();
+  native::cuda::transpose(v, rows, cols, in.data(), on.data(), exec.cuda_stream());
+  native::cuda::synchronize(exec.cuda_stream());
+}
+
 /// Layer, native (direct and through Backend::native): same bits, and exact against the host.
 template <class Scalar>
 void transpose_twins(TransposeVariant v, int rows, int cols) {
@@ -370,12 +382,7 @@ void transpose_twins(TransposeVariant v, int rows, int cols) {
   Kokkos::deep_copy(ol, test::poison<Scalar>());
   Kokkos::deep_copy(on, test::poison<Scalar>());
   Kokkos::deep_copy(od, test::poison<Scalar>());
-  const Cuda exec;
-  transpose(exec, v, in, ol);
-  transpose(exec, v, in, od, Backend::native);
-  exec.fence();
-  native::cuda::transpose(v, rows, cols, in.data(), on.data(), exec.cuda_stream());
-  native::cuda::synchronize(exec.cuda_stream());
+  transpose_three_ways(v, rows, cols, in, ol, od, on);
   CHECK(test::same_bits(ol, on));
   CHECK(test::same_bits(ol, od));
   auto hout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), on);
@@ -410,12 +417,7 @@ void transpose_twins_placed(TransposeVariant v, int rows, int cols, int in_off, 
   test::fill_random(hbin, seed);
   Kokkos::deep_copy(bin, hbin);
   Kokkos::deep_copy(bout, test::poison<Scalar>());
-  const Cuda exec;
-  transpose(exec, v, in, ol);
-  transpose(exec, v, in, od, Backend::native);
-  exec.fence();
-  native::cuda::transpose(v, rows, cols, in.data(), on.data(), exec.cuda_stream());
-  native::cuda::synchronize(exec.cuda_stream());
+  transpose_three_ways(v, rows, cols, in, ol, od, on);
   auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bout);
   // Same bits over the whole of each third: out and the poison around it.
   CHECK(std::memcmp(hb.data(), hb.data() + len, len * sizeof(Scalar)) == 0);

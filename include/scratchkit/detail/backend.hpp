@@ -99,5 +99,22 @@ KOKKOS_FORCEINLINE_FUNCTION T* assume_aligned(T* p) {
 #endif
 }
 
+/// p, a pointer into level-0 scratch (shared memory on CUDA), with its origin
+/// hidden from the optimiser (an empty asm on its 32-bit shared offset): same
+/// address, same state space, but no longer an expression of the other
+/// scratch pointers. For a kernel where nvcc folds one scratch array's address
+/// into another's and recomputes it inside conditionals, turning predicated
+/// loads into branches (the 1-D vectorized stencil's weights, session 4).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION const T* opaque_shared(const T* p) {
+#if defined(__CUDA_ARCH__)
+  unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("" : "+r"(s));
+  return static_cast<const T*>(__cvta_shared_to_generic(s));
+#else
+  return p;
+#endif
+}
+
 }  // namespace detail
 }  // namespace scratchkit

@@ -2,6 +2,7 @@
 /// 1-D stencil of radius R on the layer (native twin: src/cuda/stencil_1d.cu).
 #pragma once
 
+#include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
@@ -113,20 +114,6 @@ bool stencil1d_vector_ok(const View& view) {
 // aligned), and read back a vector at a time into a window of two chunks that
 // slides along j. Output v of thread t at weight j reads tile[V*t + off + v + j],
 // off = Rp - R.
-/// p, a pointer into shared memory on CUDA, with its origin hidden from the
-/// optimiser (an empty asm on its 32-bit shared offset): same address, same
-/// state space, but no longer an expression of the other scratch pointers.
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION const T* stencil1d_opaque_shared(const T* p) {
-#if defined(__CUDA_ARCH__)
-  unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
-  asm volatile("" : "+r"(s));
-  return static_cast<const T*>(__cvta_shared_to_generic(s));
-#else
-  return p;
-#endif
-}
-
 template <class ExecSpace, class InView, class WView, class OutView>
 void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView& w, const OutView& out) {
   using T   = typename OutView::non_const_value_type;
@@ -172,7 +159,7 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
     // every `if (j in range)` below and turns those into branches, so that each weight
     // load waits on its own FMAs (layer 0.94x native in double on the H100; the native
     // twin keeps a separate weights pointer and predicates the loads).
-    const T* const wsp = stencil1d_opaque_shared(ws.data());
+    const T* const wsp = opaque_shared(ws.data());
     b.threads([&](const Thread& t) {
       const int i0 = blk * VB + V * t.rank;
       if (i0 < n) {

@@ -12,6 +12,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -187,6 +188,61 @@ void check_plan(std::size_t n, std::size_t off, long long fill, std::size_t max_
   }
 }
 
+/// shared_atomic with blocking Bk (not the default: what the tuner may pick)
+/// on a device of `fill` blocks: every block count, traversal and copy count
+/// against the reference, contiguous (with Bk's load) and strided.
+template <class Exec, class T, class Bk>
+void check_blocking(std::size_t n, std::size_t off, long long fill) {
+  using Mem       = typename Exec::memory_space;
+  const double lo = Range<T>::lo, hi = Range<T>::hi;
+  const auto seed = test::case_seed(n, off + 8 * fill, 80 + sizeof(T) + Bk::threads + Bk::loads);
+  CAPTURE(n, off, fill, seed, sizeof(T), Bk::threads, Bk::loads, Bk::copies, Bk::split, Exec::name());
+  Kokkos::View<T*, Mem> base("base", n + 3);
+  auto hb = Kokkos::create_mirror(base);
+  fill_values(hb, seed, lo, hi);
+  Kokkos::deep_copy(base, hb);
+  const auto values = Kokkos::subview(base, std::make_pair(off, off + n));
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem> m("m", n, 2);
+  auto hm = Kokkos::create_mirror(m);
+  for (std::size_t i = 0; i < n; ++i) hm(i, 0) = hb(off + i), hm(i, 1) = T(0);
+  Kokkos::deep_copy(m, hm);
+  const auto column = Kokkos::subview(m, Kokkos::ALL, 0);  // stride 2
+  detail::HistogramDevice d;
+  d.fill_blocks     = fill;
+  d.max_block_bytes = 32640;
+  for (int bins : {7, 256, 1000}) {
+    const auto ref   = reference(hb.data() + off, n, lo, hi, bins);
+    const auto hbins = detail::histogram_bins<T>(lo, hi, static_cast<std::size_t>(bins), "test");
+    const auto plan  = detail::histogram_plan(HistogramVariant::shared_atomic, n, bins, d, detail::histogram_shape<Bk>());
+    CAPTURE(bins, plan.blocks, plan.copies);
+    const auto run = [&](const auto& vals) {
+      Kokkos::View<std::uint32_t*, Mem> counts("counts", bins);
+      Kokkos::deep_copy(counts, count_poison);
+      Kokkos::deep_copy(Exec(), counts, std::uint32_t(0));
+      if (n > 0)
+        detail::with_source(vals, [&](const auto& src, std::size_t head) {
+          detail::histogram_shared_atomic<Bk>(Exec(), detail::histogram_source<Bk>(src), n, head, hbins, counts, plan);
+        });
+      auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
+      std::size_t bad = 0;
+      for (int k = 0; k < bins; ++k) bad += out(k) != ref[static_cast<std::size_t>(k)];
+      CHECK(bad == 0);
+    };
+    run(values);
+    run(column);
+  }
+}
+
+template <class Exec, class T>
+void check_blockings(std::size_t n, std::size_t off, long long fill) {
+  using detail::HistogramBlocking;
+  using detail::HistogramLoad;
+  check_blocking<Exec, T, HistogramBlocking<256, 2, 8, 8, HistogramLoad::nc, true>>(n, off, fill);
+  check_blocking<Exec, T, HistogramBlocking<512, 4, 4, 32, HistogramLoad::no_allocate, false>>(n, off, fill);
+  check_blocking<Exec, T, HistogramBlocking<1024, 1, 2, 16, HistogramLoad::l2_256, true>>(n, off, fill);
+  check_blocking<Exec, T, HistogramBlocking<128, 3, 8, 1, HistogramLoad::evict_first, true>>(n, off, fill);
+}
+
 }  // namespace
 
 TEMPLATE_LIST_TEST_CASE("Histogram over several blocks and chunks matches the reference exactly",
@@ -200,6 +256,18 @@ TEMPLATE_LIST_TEST_CASE("Histogram over several blocks and chunks matches the re
           check_plan<Exec, double>(n, off, fill, max_bytes);
           check_plan<Exec, std::int32_t>(n, off, fill, max_bytes);
         }
+}
+
+TEMPLATE_LIST_TEST_CASE("Histogram blockings the tuner may pick match the reference exactly", "[histogram][layer]",
+                        test::Spaces) {
+  using Exec = TestType;
+  for (long long fill : {1, 3, 37})
+    for (std::size_t n : {0, 1, 5, 33, 4099, 65537, 200003})
+      for (std::size_t off : {0, 1}) {
+        check_blockings<Exec, float>(n, off, fill);
+        check_blockings<Exec, double>(n, off, fill);
+        check_blockings<Exec, std::int32_t>(n, off, fill);
+      }
 }
 
 TEMPLATE_LIST_TEST_CASE("Histogram of misaligned subviews and strided Views matches the reference exactly",
@@ -260,30 +328,50 @@ TEMPLATE_LIST_TEST_CASE("Histogram splits bins that do not fit in shared memory 
   CHECK(static_cast<long long>(p.chunks) * p.chunk_bins >= 65536);
   CHECK(static_cast<long long>(p.chunks - 1) * p.chunk_bins < 65536);
   CHECK(p.shared_bytes <= detail::histogram_layer_shared_max<Exec>());
-  CHECK_NOTHROW(plan_launch<Exec>(LaunchParams(Dim3(p.blocks * p.chunks), Dim3(detail::histogram_block))
+  CHECK_NOTHROW(plan_launch<Exec>(LaunchParams(Dim3(p.blocks * p.chunks), Dim3(p.shape.threads))
                                       .shared_mem_bytes(p.shared_bytes)));
   const auto q = detail::histogram_layer_plan(Exec(), HistogramVariant::shared_atomic, 1 << 20, 256);
+  using Small   = detail::HistogramDefaultBlocking;
   CHECK(q.chunks == 1);
   CHECK(q.chunk_bins == 256);
-  CHECK(q.copies == 8);  // 8 interleaved sub-histograms: 8 KB
-  CHECK(q.shared_bytes == 256 * 8 * sizeof(std::uint32_t));
+  CHECK(q.small);
+  CHECK(q.shape.threads == Small::threads);
+  CHECK(q.copies == Small::copies);  // interleaved sub-histograms of the default blocking
+  CHECK(q.shared_bytes == 256 * Small::copies * sizeof(std::uint32_t));
+  CHECK_FALSE(p.small);
+  CHECK(p.shape.threads == detail::HistogramLargeBlocking::threads);
 }
 
 TEST_CASE("Histogram plans one wave of resident blocks", "[histogram]") {
   // An H100 as both twins see it on Kokkos 4: 132 SMs x 2048 threads, 228 KB
   // of shared memory per SM, 40808 bytes of counters per block.
   detail::HistogramDevice h100;
-  h100.fill_blocks     = 132 * 8;
   h100.sms             = 132;
+  h100.threads_per_sm  = 2048;
   h100.shared_per_sm   = 233472;
   h100.max_block_bytes = detail::histogram_native_shared_max(49152);
   CHECK(h100.max_block_bytes == 40808);
   const std::size_t n = std::size_t(1) << 28;
-  // 256 bins: 8 copies (8 KB + overhead: threads, not memory, limit to 8 blocks per SM).
-  const auto a = detail::histogram_plan(HistogramVariant::shared_atomic, n, 256, h100);
+  // 256 bins, session 4's shape (256 threads, 8 blocks per SM, 8 copies: 8 KB +
+  // overhead: threads, not memory, limit to 8 blocks per SM).
+  const detail::HistogramShape s4{256, 2, 8, 8};
+  const auto a = detail::histogram_plan(HistogramVariant::shared_atomic, n, 256, h100, s4);
   CHECK(a.copies == 8);
   CHECK(a.chunks == 1);
   CHECK(a.blocks == 1056);
+  // 512 threads, 32 copies (32 KB: 6 blocks by memory, 4 by threads, 2 by the bound).
+  const auto a2 = detail::histogram_plan(HistogramVariant::shared_atomic, n, 256, h100, {512, 4, 2, 32});
+  CHECK(a2.copies == 32);
+  CHECK(a2.shared_bytes == 32768);
+  CHECK(a2.blocks == 264);
+  // 32 copies of 256 threads: memory allows 233472 / (32768 + 3216) = 6 blocks per SM.
+  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, n, 256, h100, {256, 2, 8, 32}).blocks == 132 * 6);
+  // The default blocking: its copies, its blocks per SM.
+  using Small    = detail::HistogramDefaultBlocking;
+  const auto ad  = detail::histogram_plan(HistogramVariant::shared_atomic, n, 256, h100);
+  const long long by_mem = 233472 / (256 * Small::copies * 4 + detail::histogram_block_overhead(Small::threads));
+  CHECK(ad.copies == Small::copies);
+  CHECK(ad.blocks == 132 * std::min<long long>({by_mem, 2048 / Small::threads, Small::min_blocks}));
   // 65536 bins: 7 chunks of 9363 bins (37452 bytes); 233472 / (37452 + 3216) = 5 blocks per SM.
   const auto b = detail::histogram_plan(HistogramVariant::shared_atomic, n, 65536, h100);
   CHECK(b.copies == 1);
@@ -291,14 +379,18 @@ TEST_CASE("Histogram plans one wave of resident blocks", "[histogram]") {
   CHECK(b.chunk_bins == 9363);
   CHECK(b.shared_bytes == 37452);
   CHECK(b.blocks == 132 * 5 / 7);
-  // 1024 bins: 2 copies; 1025: 1 copy.
-  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, n, 1024, h100).copies == 2);
-  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, n, 1025, h100).copies == 1);
+  // 8 copies at 256 bins: 1024 bins 2 copies; 1025: 1 copy.
+  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, n, 1024, h100, s4).copies == 2);
+  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, n, 1025, h100, s4).copies == 1);
+  CHECK(detail::histogram_copies(256, 32) == 32);
+  CHECK(detail::histogram_copies(257, 32) == 16);
+  CHECK(detail::histogram_copies(8192, 32) == 1);
+  CHECK(detail::histogram_copies(7, 1) == 1);
   // global_atomic: the device once full; few values, few blocks.
   CHECK(detail::histogram_plan(HistogramVariant::global_atomic, n, 65536, h100).blocks == 1056);
   CHECK(detail::histogram_plan(HistogramVariant::global_atomic, 1025, 65536, h100).blocks == 2);
   // Few values: a block gets at least as many values as it has counters to zero and merge.
-  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, 4096, 256, h100).blocks == 2);
+  CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, 4096, 256, h100, s4).blocks == 2);
   // A host backend (no SMs): its concurrency.
   detail::HistogramDevice host;
   host.fill_blocks     = 4;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Histogram by hand in CUDA with extern __shared__: the twin of include/scratchkit/kernels/histogram.hpp.
 // Same plan (scratchkit::detail::histogram_plan over the same device
-// attributes and the same per-block shared limit), same launch bounds, same
-// values per thread, same binning expression, so the counts agree exactly.
+// attributes and the same per-block shared limit), same blockings and launch
+// bounds, same values per thread, same binning expression, so the counts agree
+// exactly. The shared_atomic kernel is in histogram_shared.cuh (the tuner's too).
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
+#include "histogram_shared.cuh"
 #include "vector_load.cuh"
 
 #include <string>
@@ -52,33 +54,6 @@ __global__ void __launch_bounds__(BS, MIN_B)
   });
 }
 
-// Grid: blocks * chunks, chunk-major; block (c, x) counts bins [c*chunk, c*chunk + chunk)
-// into `copies` interleaved sub-histograms (bin k, copy q at k * copies + q).
-template <class T, class C>
-__global__ void __launch_bounds__(BS, MIN_B)
-    histogram_shared_atomic_kernel(const T* __restrict__ values, std::size_t n, std::size_t head, C lo, C hi, C scale,
-                                   int nb, int blocks, int chunk, int copies, std::uint32_t* __restrict__ counts) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  std::uint32_t* h = reinterpret_cast<std::uint32_t*>(smem);
-  const int c  = blockIdx.x / blocks;
-  const int bc = blockIdx.x - c * blocks;  // block within the chunk
-  const int k0 = c * chunk;
-  const int kn = nb - k0 < chunk ? nb - k0 : chunk;
-  for (int j = threadIdx.x; j < kn * copies; j += BS) h[j] = 0;
-  __syncthreads();
-  const int copy = threadIdx.x & (copies - 1);  // copies is a power of two
-  visit<C>(values, n, head, bc, blocks, [&](C v) {
-    const int kc = bin_of<C>(v, lo, hi, scale, nb) - k0;  // -1 - k0 and other chunks fail the unsigned test
-    if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) atomicAdd(&h[kc * copies + copy], 1u);
-  });
-  __syncthreads();
-  for (int j = threadIdx.x; j < kn; j += BS) {
-    std::uint32_t v = 0;
-    for (int q = 0; q < copies; ++q) v += h[j * copies + q];
-    if (v != 0) atomicAdd(&counts[k0 + j], v);
-  }
-}
-
 template <class T>
 void histogram_impl(HistogramVariant v, const T* values, std::size_t n, double lo, double hi, std::uint32_t* counts,
                     int bins, void* stream) {
@@ -93,6 +68,7 @@ void histogram_impl(HistogramVariant v, const T* values, std::size_t n, double l
   sk::HistogramDevice d;
   d.fill_blocks     = f.blocks(BS);
   d.sms             = f.sms;
+  d.threads_per_sm  = f.threads_per_sm;
   d.shared_per_sm   = f.shared_per_sm;
   d.max_block_bytes = sk::histogram_native_shared_max(f.shared_per_block);
   const auto plan   = sk::histogram_plan(v, n, hb.bins, d);
@@ -107,9 +83,10 @@ void histogram_impl(HistogramVariant v, const T* values, std::size_t n, double l
     SCRATCHKIT_CUDA_CHECK_LAUNCH("histogram_global_atomic");
     return;
   }
-  histogram_shared_atomic_kernel<T, C><<<plan.blocks * plan.chunks, BS, plan.shared_bytes, s>>>(
-      values, n, head, hb.lo, hb.hi, hb.scale, hb.bins, plan.blocks, plan.chunk_bins, plan.copies, counts);
-  SCRATCHKIT_CUDA_CHECK_LAUNCH("histogram_shared_atomic");
+  if (plan.small)
+    detail::launch_histogram_shared<T, sk::HistogramDefaultBlocking>(values, n, head, hb, plan, counts, s);
+  else
+    detail::launch_histogram_shared<T, sk::HistogramLargeBlocking>(values, n, head, hb, plan, counts, s);
 }
 
 }  // namespace

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /// Histogram of equal bins over [lo, hi) on the layer (native twin: src/cuda/histogram.cu).
 ///
-/// Both variants launch blocks of 256 threads (launch bounds <256, 8> on both
-/// twins) and walk the values grid-stride, each thread issuing
+/// global_atomic launches blocks of 256 threads (launch bounds <256, 8> on
+/// both twins) walking the values grid-stride, each thread issuing
 /// detail::histogram_loads independent 16-byte loads per step (8 float or
-/// int32 values, 4 doubles); a misaligned head and the tail that is not a
-/// whole vector are taken element by element by the first thread. Strided
-/// Views are read element by element in the same pattern.
+/// int32 values, 4 doubles); shared_atomic launches the shape of a
+/// detail::HistogramBlocking (native/histogram.hpp): HistogramDefaultBlocking
+/// up to detail::histogram_small_bins (1024) bins, HistogramLargeBlocking
+/// above (threads, loads per step, launch bound and blocks per SM,
+/// sub-histograms, load hint, grid-stride or one contiguous share per block;
+/// scratchkit-histogram-tune picks the default against CUB). A misaligned head
+/// and the tail that is not a whole vector are taken element by element by
+/// the first thread. Strided Views are read element by element in the same
+/// pattern.
 /// - HistogramVariant::global_atomic: one Kokkos::atomic_add into counts per
 ///   counted value; no scratch. Grid: the device once full (SMs x threads per
 ///   SM / 256; the concurrency on host backends), fewer for few values.
@@ -14,10 +20,11 @@
 ///   in its dynamic shared pool (DynamicSharedArray<std::uint32_t>), zeroed
 ///   first, with shared-memory atomics (red.shared on CUDA, see
 ///   detail::histogram_scratch_inc), then adds every non-zero bin to counts
-///   with one global atomic. Up to 1024 bins a block keeps several
-///   interleaved copies of its bins (detail::histogram_copies: 8 for 256
-///   bins), lane l counting into copy l % 8, which spreads a warp's atomics
-///   over the shared-memory banks; they are summed at the merge.
+///   with one global atomic. Up to 256 bins a block keeps the blocking's
+///   number of interleaved copies of its bins (detail::histogram_copies: 8
+///   for 256 bins with 8 copies, then fewer as bins grow), lane l counting
+///   into copy l % copies, which spreads a warp's atomics over the
+///   shared-memory banks; they are summed at the merge.
 ///   Bins that do not fit in one block's shared memory are split into equal
 ///   chunks that do; each chunk gets its own blocks (the grid is chunk-major)
 ///   and a pass over the values. The layer fits a chunk into the level-0
@@ -26,7 +33,8 @@
 ///   bins), 32640 on Serial in Kokkos 3.4 (8160 bins); the native twin
 ///   allows itself the same (detail::histogram_native_shared_max), so both
 ///   split alike. The grid fills the device once: as many blocks per SM as
-///   threads and shared memory let be resident (detail::histogram_plan).
+///   threads, the blocking and shared memory let be resident
+///   (detail::histogram_plan).
 /// Counts are exact integers, so every variant and backend gives the same
 /// counts; the binning itself is one expression (detail::histogram_bin),
 /// repeated verbatim in the native twin.
@@ -76,13 +84,17 @@ KOKKOS_INLINE_FUNCTION void histogram_scratch_inc(std::uint32_t* p) {
   Kokkos::atomic_add(p, std::uint32_t(1));
 }
 
-/// The launch bounds of both histogram kernels (native twin: __launch_bounds__(256, 8)).
+/// The launch bounds of the global_atomic kernel (native twin: __launch_bounds__(256, 8)).
 using HistogramBounds = LaunchBounds<histogram_block, histogram_min_blocks>;
-/// Shared bytes per block up to which HistogramBounds' blocks per SM fit in an
-/// H100/A100 SM's 228/164 KB with Kokkos' own per-team reserve (about 2 KB + 1 KB).
-constexpr std::size_t histogram_shared_for_min_blocks = 16 * 1024;
-/// Bounds of the shared_atomic layer kernel when a bin chunk needs more (up to ~40 KB: 4 per SM).
-using HistogramBoundsLargeChunk = LaunchBounds<histogram_block, 4>;
+/// Kokkos (4.6) refuses a team whose scratch cannot be resident MinBlocks
+/// times on an SM (the native twin is launched anyway: CUDA treats the bound
+/// as a register budget). A shared_atomic layer block with more than this many
+/// dynamic shared bytes takes the bound <threads, max(1, MinBlocks / 2)>: the
+/// blocks of MinBlocks plus Kokkos' own per-team reserve must fit in 160 KB
+/// (an A100's 164 KB, less slack; an H100 has 228 KB).
+constexpr std::size_t histogram_shared_for_min_blocks(int threads, int min_blocks) {
+  return 160 * 1024 / static_cast<std::size_t>(min_blocks) - histogram_block_overhead(threads);
+}
 
 /// Dynamic shared bytes a layer block may have: the level-0 limit less the layer's slack.
 template <class ExecSpace>
@@ -99,6 +111,7 @@ HistogramDevice histogram_layer_device(const ExecSpace& exec) {
   HistogramDevice d;
   d.fill_blocks     = f.blocks(histogram_block);
   d.sms             = f.sms;
+  d.threads_per_sm  = f.threads_per_sm;
   d.shared_per_sm   = f.shared_per_sm;
   d.max_block_bytes = histogram_layer_shared_max<ExecSpace>();
   return d;
@@ -143,13 +156,14 @@ void histogram_global_atomic(const ExecSpace& exec, const Src& src, std::size_t 
                           });
 }
 
-template <class ExecSpace, class Src, class CountsView>
+template <class Bk, class ExecSpace, class Src, class CountsView>
 void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
                              const HistogramBins<histogram_compute_t<typename Src::value_type>>& hb,
                              const CountsView& counts, const HistogramPlan& plan) {
   using C   = histogram_compute_t<typename Src::value_type>;
+  using T   = typename Src::value_type;
   using B_t = Block<ExecSpace>;
-  constexpr int BS = histogram_block;
+  constexpr int BS = Bk::threads;
   const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
   const int nb = hb.bins, blocks = plan.blocks, chunk = plan.chunk_bins, copies = plan.copies;
   const auto p = LaunchParams(Dim3(plan.blocks * plan.chunks), Dim3(BS)).shared_mem_bytes(plan.shared_bytes);
@@ -165,9 +179,9 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
     sync_threads(b);
     b.threads([&](const Thread& t) {
       const int copy = t.rank & (copies - 1);  // copies is a power of two
-      histogram_visit<C>(src, n, head, bc, t.rank, blocks, [&](C v) {
+      histogram_stream<Bk>(src, n, head, bc, t.rank, blocks, [&](T x) {
         // -1 - k0 and bins of other chunks fail the unsigned test
-        const int kc = histogram_bin<C>(v, lo, hi, scale, nb) - k0;
+        const int kc = histogram_bin<C>(static_cast<C>(x), lo, hi, scale, nb) - k0;
         if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) histogram_scratch_inc(&h[kc * copies + copy]);
       });
     });
@@ -180,13 +194,23 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
       }
     });
   };
-  // Kokkos (4.6) refuses a team whose scratch cannot be resident min_blocks
-  // times on an SM; the native twin is launched anyway (CUDA treats the bound
-  // as a register budget). Large chunks (many bins) take a bound that fits.
-  if (plan.shared_bytes <= histogram_shared_for_min_blocks)
-    launch<HistogramBounds>(exec, "scratchkit::histogram_shared_atomic", p, body);
+  constexpr int fallback = Bk::min_blocks / 2 > 1 ? Bk::min_blocks / 2 : 1;
+  if (plan.shared_bytes <= histogram_shared_for_min_blocks(BS, Bk::min_blocks))
+    launch<LaunchBounds<BS, Bk::min_blocks>>(exec, "scratchkit::histogram_shared_atomic", p, body);
   else
-    launch<HistogramBoundsLargeChunk>(exec, "scratchkit::histogram_shared_atomic", p, body);
+    launch<LaunchBounds<BS, fallback>>(exec, "scratchkit::histogram_shared_atomic", p, body);
+}
+
+/// The source the shared_atomic kernel of Bk streams: a contiguous View
+/// through Bk's load hint (HistogramPtrSource, as the native twin), a strided
+/// one element by element.
+template <class Bk, class T>
+HistogramPtrSource<T, Bk::load> histogram_source(const ContiguousSource<T>& s) {
+  return HistogramPtrSource<T, Bk::load>{s.p};
+}
+template <class Bk, class View>
+const StridedSource<View>& histogram_source(const StridedSource<View>& s) {
+  return s;
 }
 
 /// Zeroes counts and counts values into it on the layer with `plan`.
@@ -200,8 +224,12 @@ void histogram_layer_run(const ExecSpace& exec, HistogramVariant variant, const 
   with_source(values, [&](const auto& src, std::size_t head) {
     if (variant == HistogramVariant::global_atomic)
       histogram_global_atomic(exec, src, n, head, hb, counts, plan);
+    else if (plan.small)
+      histogram_shared_atomic<HistogramDefaultBlocking>(exec, histogram_source<HistogramDefaultBlocking>(src), n,
+                                                        head, hb, counts, plan);
     else
-      histogram_shared_atomic(exec, src, n, head, hb, counts, plan);
+      histogram_shared_atomic<HistogramLargeBlocking>(exec, histogram_source<HistogramLargeBlocking>(src), n, head,
+                                                      hb, counts, plan);
   });
 }
 

@@ -3,7 +3,7 @@
 // GEMM (src/cuda/gemm_register_blocked.cuh) against cuBLAS, float and double,
 // to pick GemmDefaultBlocking (include/scratchkit/native/gemm.hpp) per type.
 //
-//   scratchkit-gemm-tune [n ...]     (default: 4096 8192; square n x n x n)
+//   scratchkit-gemm-tune [--double | --float] [n ...]   (default: both types, 4096 8192; n x n x n)
 //
 // One line per type, size and config: time (median of 7 runs after 2 warm-up
 // runs, cudaEvents), TFLOP/s, ratio to cuBLAS (true FP32 / FP64:
@@ -127,7 +127,11 @@ void time_config(const Problem<T>& p) {
   cudaFuncAttributes fa{};
   TUNE_CUDA(cudaFuncGetAttributes(&fa, kernel));
   int occ = 0;
-  TUNE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, Blk::threads, 0));
+  int smem = 0;  // dynamic shared memory of the launch (the tensor-core path's stages)
+  if constexpr (Blk::tensor_core) smem = Blk::smem_bytes;
+  if (smem > 48 * 1024)
+    TUNE_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  TUNE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, Blk::threads, smem));
   const T one = 1, zero = 0;
   TUNE_CUDA(cudaMemset(p.C, 0xff, sizeof(T) * p.n * static_cast<size_t>(p.n)));  // NaN: must be overwritten
   const double ms = median_ms([&] { sk::gemm_register_blocked<T, Blk>(p.n, p.n, p.n, one, p.A, p.B, zero, p.C, 0); });
@@ -149,7 +153,15 @@ void tune(const std::vector<int>& sizes, cublasHandle_t h) {
 
 int main(int argc, char** argv) {
   std::vector<int> sizes;
-  for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  bool want_float = true, want_double = true;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--double") == 0)
+      want_float = false;
+    else if (std::strcmp(argv[i], "--float") == 0)
+      want_double = false;
+    else
+      sizes.push_back(std::atoi(argv[i]));
+  }
   if (sizes.empty()) sizes = {4096, 8192};
   for (int n : sizes)
     if (n <= 0 || n > 16384) {
@@ -167,22 +179,35 @@ int main(int argc, char** argv) {
   // through registers, always 2 stages).
   // Session 4: the candidates that were within 5 % of the best before (perf/results/h100/gemm_tune.txt and
   // history/03-gemm-cp-async-ring/gemm_tune.txt), now with the unchecked interior loads.
-  tune<float,                                              //
-       GemmBlocking<128, 128, 8, 64, 32, 8, 8, 2>,         // lanes 8 x 4
-       GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2>,        // BK 16: half the barriers, 33 KB smem
-       GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2>,        // BK 16, lanes 8 x 4
-       GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>,         // 512 threads
-       GemmBlocking<256, 128, 8, 32, 64, 8, 8, 1>>(sizes, h);
-  using scratchkit::detail::GemmMmaBlocking;  // <BM, BN, WM, WN, MinBlocksPerSM, Stages>, BK = 8, FP64 tensor cores
-  tune<double,                                     //
-       GemmMmaBlocking<64, 128, 32, 64, 2, 3>,     // 36 KB
-       GemmMmaBlocking<64, 128, 32, 64, 2, 4>,     // 48 KB: native only
-       GemmMmaBlocking<128, 64, 64, 32, 2, 3>,     // 36 KB
-       GemmMmaBlocking<128, 64, 64, 32, 2, 4>,     // 48 KB: native only
-       GemmMmaBlocking<128, 64, 32, 32, 2, 3>,     // 8 warps of 2 x 4 mma tiles, 36 KB
-       GemmMmaBlocking<128, 128, 64, 32, 1, 3>,    // 8 warps of 4 x 4, 48 KB: native only (fewer L2 bytes per flop)
-       GemmMmaBlocking<128, 128, 32, 64, 1, 3>,    // 8 warps of 2 x 8, 48 KB: native only
-       GemmMmaBlocking<64, 64, 32, 32, 3, 4>>(sizes, h);  // 32 KB, 3 blocks per SM
+  if (want_float) {
+    tune<float,                                              //
+         GemmBlocking<128, 128, 8, 64, 32, 8, 8, 2>,         // lanes 8 x 4
+         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2>,        // BK 16: half the barriers, 33 KB smem
+         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2>,        // BK 16, lanes 8 x 4
+         GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>,         // 512 threads
+         GemmBlocking<256, 128, 8, 32, 64, 8, 8, 1>>(sizes, h);
+  }
+  if (want_double) {
+    // <BM, BN, WM, WN, MinBlocksPerSM, Stages, KSteps>: FP64 tensor cores, slices of BK = 8 * KSteps (KSteps
+    // m16n8k8 k-steps per barrier). "!": more than the layer's ~40 KB (native only). Session 5: unchecked
+    // interior copies issued between the fragment reads and the mma; KSteps > 1 (fewer barriers per mma).
+    using scratchkit::detail::GemmMmaBlocking;
+    tune<double,                                        //
+         GemmMmaBlocking<64, 128, 32, 64, 2, 3>,        // 36 KB, the default (session 4's shape)
+         GemmMmaBlocking<128, 64, 64, 32, 2, 3>,        // 36 KB
+         GemmMmaBlocking<64, 128, 32, 64, 2, 4>,        // 48 KB !
+         GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2>,     // 48 KB !, k = 16 per barrier
+         GemmMmaBlocking<64, 128, 32, 64, 2, 3, 2>,     // 72 KB !
+         GemmMmaBlocking<64, 128, 32, 64, 2, 2, 4>,     // 96 KB !, k = 32 per barrier
+         GemmMmaBlocking<64, 64, 32, 32, 3, 4>,         // 32 KB, 3 blocks per SM
+         GemmMmaBlocking<64, 64, 32, 32, 3, 2, 2>,      // 32 KB, 3 blocks per SM, k = 16 per barrier
+         GemmMmaBlocking<64, 128, 32, 64, 3, 3>,        // 36 KB, 3 blocks per SM (168 registers)
+         GemmMmaBlocking<128, 128, 32, 64, 1, 2>,       // 32 KB, 1 block per SM of 8 warps
+         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2>,    // 96 KB !, fewer L2 bytes per flop
+         GemmMmaBlocking<128, 128, 32, 64, 1, 4, 2>,    // 128 KB !
+         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 4>,    // 192 KB !
+         GemmMmaBlocking<128, 128, 64, 32, 1, 3, 2>>(sizes, h);  // 96 KB !, warps of 4 x 4 mma tiles
+  }
   cublasDestroy(h);
   return 0;
 }

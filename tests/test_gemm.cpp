@@ -132,7 +132,7 @@ template <class Exec, class Blk>
 void check_mma_blocking(int M, int N, int K) {
   using View      = Kokkos::View<double**, Kokkos::LayoutRight, typename Exec::memory_space>;
   const auto seed = test::case_seed(M, N, K);
-  CAPTURE(M, N, K, seed, Exec::name(), Blk::BM, Blk::BN, Blk::WM, Blk::WN, Blk::stages);
+  CAPTURE(M, N, K, seed, Exec::name(), Blk::BM, Blk::BN, Blk::WM, Blk::WN, Blk::stages, Blk::KS);
   const GemmInputs<double, typename Exec::memory_space> in(M, N, K, seed);
   const auto &A = in.A, &B = in.B, &C0 = in.C0;
   const auto &hA = in.hA, &hB = in.hB, &hC = in.hC;
@@ -313,15 +313,18 @@ TEST_CASE("Native register_blocked GEMM agrees with the layer bit for bit on eve
 #endif
 }
 
-TEMPLATE_LIST_TEST_CASE("GEMM tensor-core path: every stage count of the cp.async ring, tails and K = 0",
+TEMPLATE_LIST_TEST_CASE("GEMM tensor-core path: every stage count of the cp.async ring, k-steps per slice, tails, K = 0",
                         "[gemm][layer]", test::Spaces) {
   using Exec = TestType;
-  // Stage rings of 2, 3 and 4 (nk below, at and above the stage count), square and non-square warp tiles.
+  // Stage rings of 2, 3 and 4 (nk below, at and above the stage count), square and non-square warp tiles,
+  // slices of 8, 16 and 32 (1, 2, 4 mma k-steps per barrier; K tails inside a slice); all under the layer's
+  // ~40 KB of level-0 scratch on a GPU.
   for (const auto& s : {std::array<int, 3>{1, 1, 1}, {3, 4, 0}, {2, 3, 1}, {17, 31, 13}, {65, 130, 33},
                         {129, 255, 260}, {200, 140, 9}, {64, 128, 24}, {130, 66, 17}}) {
     check_mma_blockings<Exec, detail::GemmMmaBlocking<64, 128, 32, 64, 2, 2>,
                         detail::GemmMmaBlocking<64, 128, 32, 64, 2, 3>, detail::GemmMmaBlocking<64, 64, 32, 32, 3, 4>,
-                        detail::GemmMmaBlocking<128, 64, 64, 32, 2, 3>, detail::GemmMmaBlocking<128, 128, 64, 32, 1, 2>>(
+                        detail::GemmMmaBlocking<128, 64, 64, 32, 2, 3>, detail::GemmMmaBlocking<128, 128, 64, 32, 1, 2>,
+                        detail::GemmMmaBlocking<64, 64, 32, 32, 3, 2, 2>, detail::GemmMmaBlocking<32, 32, 16, 16, 1, 2, 4>>(
         s[0], s[1], s[2]);
   }
 }
@@ -350,50 +353,81 @@ TEST_CASE("GEMM register_blocked block order covers every tile once", "[gemm]") 
     }
 }
 
-TEST_CASE("GEMM tensor-core fragment offsets: the documented mma layout, a permutation, conflict-free", "[gemm]") {
-  // mma.m16n8k8.f64: lane 4g + t holds A(g + 8h, t + 4q) as a[h + 2q], B(t + 4q, g) as b[q]. GemmMmaLane
-  // splits the swizzled index into per-lane bases; check it against the index of each element, for every lane.
-  using Blk = detail::GemmMmaBlocking<128, 128, 64, 32, 1>;
-  std::vector<int> seen_a(Blk::BM * 8, 0), seen_b(8 * Blk::BN, 0);
+/// GemmMmaLane of blocking Blk against the index of each element it reads, for every lane and k-step; the
+/// slice indices a permutation of the stage; fragment reads (per half-warp, 8-byte words mod 16) and the
+/// 16-byte copies into the stage (per quarter-warp, 16-byte slots mod 8) free of bank conflicts.
+template <class Blk>
+void check_mma_offsets() {
+  CAPTURE(Blk::BM, Blk::BN, Blk::WM, Blk::WN, Blk::KS);
+  constexpr int BK = Blk::BK;
+  std::vector<int> seen_a(Blk::a_stage, 0), seen_b(Blk::b_stage, 0);
   for (int m = 0; m < Blk::BM; ++m)
-    for (int k = 0; k < 8; ++k) ++seen_a.at(static_cast<std::size_t>(detail::gemm_mma_a_index(m, k)));
-  for (int k = 0; k < 8; ++k)
+    for (int k = 0; k < BK; ++k) ++seen_a.at(static_cast<std::size_t>(detail::gemm_mma_a_at<Blk>(m, k)));
+  for (int k = 0; k < BK; ++k)
     for (int n = 0; n < Blk::BN; ++n) ++seen_b.at(static_cast<std::size_t>(detail::gemm_mma_b_index<Blk::BN>(k, n)));
-  CHECK(std::count(seen_a.begin(), seen_a.end(), 1) == Blk::BM * 8);
-  CHECK(std::count(seen_b.begin(), seen_b.end(), 1) == 8 * Blk::BN);
+  CHECK(std::count(seen_a.begin(), seen_a.end(), 1) == Blk::BM * BK);  // padding between sub-slices stays 0
+  CHECK(std::count(seen_b.begin(), seen_b.end(), 1) == BK * Blk::BN);
   int wrong = 0, conflicts = 0;
+  auto distinct = [](std::vector<int> v) {
+    std::sort(v.begin(), v.end());
+    return std::unique(v.begin(), v.end()) == v.end();
+  };
   for (int warp = 0; warp < Blk::threads / 32; ++warp) {
     const int wm = (warp / Blk::WX) * Blk::WM, wn = (warp % Blk::WX) * Blk::WN;
-    for (int i = 0; i < Blk::MT; ++i)
-      for (int h = 0; h < 2; ++h)
+    for (int s = 0; s < Blk::KS; ++s) {
+      for (int i = 0; i < Blk::MT; ++i)
+        for (int h = 0; h < 2; ++h)
+          for (int q = 0; q < 2; ++q)
+            for (int half = 0; half < 2; ++half) {
+              std::vector<int> banks;  // 8-byte words mod 16: one 128-byte wavefront per half-warp
+              for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
+                const detail::GemmMmaLane<Blk> l(32 * warp + lane);
+                const int g = lane / 4, t = lane % 4, off = l.a(i, h, q, s);
+                wrong += off != detail::gemm_mma_a_at<Blk>(wm + 16 * i + 8 * h + g, 8 * s + t + 4 * q);
+                banks.push_back(off % 16);
+              }
+              conflicts += !distinct(banks);
+            }
+      for (int j = 0; j < Blk::NT; ++j)
         for (int q = 0; q < 2; ++q)
           for (int half = 0; half < 2; ++half) {
-            std::vector<int> banks;  // 8-byte words mod 16: one 128-byte wavefront per half-warp
+            std::vector<int> banks;
             for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
               const detail::GemmMmaLane<Blk> l(32 * warp + lane);
-              const int g = lane / 4, t = lane % 4, off = l.a(i, h, q);
-              wrong += off != detail::gemm_mma_a_index(wm + 16 * i + 8 * h + g, t + 4 * q);
+              const int g = lane / 4, t = lane % 4, off = l.b(j, q, s);
+              wrong += off != detail::gemm_mma_b_index<Blk::BN>(8 * s + t + 4 * q, wn + 8 * j + g);
               banks.push_back(off % 16);
             }
-            std::sort(banks.begin(), banks.end());
-            conflicts += std::unique(banks.begin(), banks.end()) != banks.end();
+            conflicts += !distinct(banks);
           }
-    for (int j = 0; j < Blk::NT; ++j)
-      for (int q = 0; q < 2; ++q)
-        for (int half = 0; half < 2; ++half) {
-          std::vector<int> banks;
-          for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
-            const detail::GemmMmaLane<Blk> l(32 * warp + lane);
-            const int g = lane / 4, t = lane % 4, off = l.b(j, q);
-            wrong += off != detail::gemm_mma_b_index<Blk::BN>(t + 4 * q, wn + 8 * j + g);
-            banks.push_back(off % 16);
-          }
-          std::sort(banks.begin(), banks.end());
-          conflicts += std::unique(banks.begin(), banks.end()) != banks.end();
-        }
+    }
+  }
+  // 16-byte copies (gemm_copy_tile): vector v is row v / PerRow, columns 2 (v % PerRow) + {0, 1}.
+  int copy_conflicts = 0;
+  for (int v0 = 0; v0 < Blk::BM * BK / 2; v0 += 8) {
+    std::vector<int> slots;
+    for (int v = v0; v < v0 + 8; ++v) slots.push_back(detail::gemm_mma_a_at<Blk>(v / (BK / 2), 2 * (v % (BK / 2))) / 2 % 8);
+    copy_conflicts += !distinct(slots);
+  }
+  for (int v0 = 0; v0 < BK * Blk::BN / 2; v0 += 8) {
+    std::vector<int> slots;
+    for (int v = v0; v < v0 + 8; ++v)
+      slots.push_back(detail::gemm_mma_b_index<Blk::BN>(v / (Blk::BN / 2), 2 * (v % (Blk::BN / 2))) / 2 % 8);
+    copy_conflicts += !distinct(slots);
   }
   CHECK(wrong == 0);
   CHECK(conflicts == 0);
+  CHECK(copy_conflicts == 0);
+}
+
+TEST_CASE("GEMM tensor-core fragment offsets: the documented mma layout, a permutation, conflict-free", "[gemm]") {
+  // mma.m16n8k8.f64: lane 4g + t holds A(g + 8h, t + 4q) as a[h + 2q], B(t + 4q, g) as b[q]. GemmMmaLane
+  // splits the swizzled index into per-lane bases; check it against the index of each element, for every lane.
+  check_mma_offsets<detail::GemmMmaBlocking<128, 128, 64, 32, 1>>();
+  check_mma_offsets<detail::GemmMmaBlocking<64, 128, 32, 64, 2, 3>>();
+  check_mma_offsets<detail::GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2>>();
+  check_mma_offsets<detail::GemmMmaBlocking<128, 128, 32, 64, 1, 3, 4>>();
+  check_mma_offsets<detail::GemmMmaBlocking<64, 64, 32, 32, 3, 2, 2>>();
 }
 
 TEST_CASE("GEMM rejects mismatched shapes before launch", "[gemm][bad-input]") {

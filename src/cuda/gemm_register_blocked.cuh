@@ -87,10 +87,12 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
 }
 
 /// The double path with a GemmMmaBlocking (the twin of detail::gemm_register_blocked_mma on the layer):
-/// Blk::stages slices of A and B by rows in swizzled shared memory, filled by cp.async (16-byte copies
-/// when a_vec / b_vec, zero-filled past the matrices) while the warps run one m16n8k8 FP64 mma per tile
-/// of the warp on an older slice (sm_80+; scalar FMAs in k order below that, as on the layer); one
-/// barrier per slice (scratchkit::detail::GemmStageRing).
+/// Blk::stages slices of BK = 8 * Blk::KS of A and B by rows in swizzled dynamic shared memory (opt-in above
+/// 48 KB), filled by cp.async (16-byte copies when a_vec / b_vec, zero-filled past the matrices; unchecked
+/// inside them) while the warps run Blk::KS m16n8k8 FP64 mma per tile of the warp on an older slice
+/// (sm_80+; scalar FMAs in k order below that, as on the layer); one barrier per slice
+/// (scratchkit::detail::GemmStageRing). The copies of slice kt+S-1 are issued between the first fragment
+/// reads of slice kt and its mma, as on the layer.
 template <class Blk>
 __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
     gemm_register_blocked_mma_kernel(int M, int N, int K, double alpha, const double* __restrict__ A,
@@ -98,8 +100,9 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
                                      bool b_vec, int lg) {
   constexpr int S = Blk::stages, SA = Blk::a_stage, SB = Blk::b_stage, BK = Blk::BK;
   constexpr int MT = Blk::MT, NTL = Blk::NT;
-  __shared__ __align__(16) double As[S * SA];  // A by rows, stages 0 .. S-1
-  __shared__ __align__(16) double Bs[S * SB];  // B by rows, stages 0 .. S-1
+  extern __shared__ __align__(16) double gemm_mma_smem[];
+  double* const As = gemm_mma_smem;           // A, stages 0 .. S-1
+  double* const Bs = gemm_mma_smem + S * SA;  // B by rows, stages 0 .. S-1
   const int rank = threadIdx.x;
   int bx, by;  // grouped block order, as on the layer (scratchkit::detail::GemmGrid)
   scratchkit::detail::gemm_tile_of(blockIdx.x, blockIdx.y, lg, bx, by);
@@ -130,8 +133,9 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
   __syncthreads();
   scratchkit::detail::GemmStageRing<S> ring;
   for (int kt = 0; kt < nk; ++kt) {
-    issue(kt + S - 1, ring.write());
-    scratchkit::detail::gemm_mma_compute<Blk>(acc, As + ring.rd * SA, Bs + ring.rd * SB, lo, rank);
+    const int wr = ring.write();
+    scratchkit::detail::gemm_mma_compute<Blk>(acc, As + ring.rd * SA, Bs + ring.rd * SB, lo, rank,
+                                              [&] { issue(kt + S - 1, wr); });
     scratchkit::detail::gemm_cp_async_wait<S - 2>();
     __syncthreads();  // the only barrier of a slice
     ring.next();
@@ -176,7 +180,16 @@ void gemm_register_blocked(int M, int N, int K, S alpha, const S* A, const S* B,
   const bool b_vec = N % VW == 0 && reinterpret_cast<std::uintptr_t>(B) % 16 == 0;
   const scratchkit::detail::GemmGrid g(ceil_div(N, Blk::BN), ceil_div(M, Blk::BM));
   const dim3 block(Blk::threads), grid(g.gx, g.gy);
-  rb_kernel<S, Blk>()<<<grid, block, 0, s>>>(M, N, K, alpha, A, B, beta, C, a_vec, b_vec, g.lg);
+  int smem = 0;  // dynamic shared memory: the tensor-core path's stages
+  if constexpr (Blk::tensor_core) {
+    smem = Blk::smem_bytes;
+    if (smem > 48 * 1024) {
+      static const cudaError_t opt_in = cudaFuncSetAttribute(
+          rb_kernel<S, Blk>(), cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Blk::smem_bytes));
+      SCRATCHKIT_CUDA_CHECK(opt_in);
+    }
+  }
+  rb_kernel<S, Blk>()<<<grid, block, smem, s>>>(M, N, K, alpha, A, B, beta, C, a_vec, b_vec, g.lg);
   SCRATCHKIT_CUDA_CHECK_LAUNCH("gemm_register_blocked");
 }
 

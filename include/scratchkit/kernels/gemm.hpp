@@ -269,8 +269,9 @@ struct GemmMmaFragment {
 };
 
 /// GemmVariant::register_blocked for double with a GemmMmaBlocking: Blk::stages
-/// slices of 8 in shared memory filled by cp.async (a ring, GemmStageRing: one
-/// barrier per slice) while the FP64 tensor cores work on an older one. The
+/// slices of BK = 8 * Blk::KS in shared memory filled by cp.async (a ring,
+/// GemmStageRing: one barrier per slice) while the FP64 tensor cores work on
+/// an older one (Blk::KS mma k-steps per slice). The
 /// matrices reach the kernel as raw pointers and strides (GemmMat), not Views,
 /// so that it keeps what the native twin keeps in registers; copies and math
 /// are the native twin's functions (gemm_mma_issue, gemm_mma_compute).
@@ -333,11 +334,13 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
     for (int kt = 0; kt < nk; ++kt) {
       const int wr = ring.write(), rd = ring.rd;
       blk.threads([&](const Thread& t) {
-        if (kt + S - 1 < nk)
-          gemm_mma_issue<Blk>(a, b_, M, N, K, row0, col0, (kt + S - 1) * BK, t.rank, a_vec, b_vec, as + wr * SA,
-                              bs + wr * SB);
-        gemm_cp_async_commit();
-        gemm_mma_compute<Blk>(acc(t).c, as + rd * SA, bs + rd * SB, lane(t), t.rank);
+        // The copies of slice kt+S-1 go between the first fragment reads of slice kt and its mma (native too).
+        gemm_mma_compute<Blk>(acc(t).c, as + rd * SA, bs + rd * SB, lane(t), t.rank, [&] {
+          if (kt + S - 1 < nk)
+            gemm_mma_issue<Blk>(a, b_, M, N, K, row0, col0, (kt + S - 1) * BK, t.rank, a_vec, b_vec, as + wr * SA,
+                                bs + wr * SB);
+          gemm_cp_async_commit();
+        });
         gemm_cp_async_wait<S - 2>();
       });
       sync_threads(blk);  // the only barrier of a slice

@@ -104,46 +104,61 @@ struct GemmBlocking {
 /// GemmDefaultBlocking<double> selects it.
 ///
 /// A block of `threads` = 32 * (BM/WM) * (BN/WN) threads computes a BM x BN
-/// tile of C, walking K in slices of BK = 8 (A and B slices double-buffered
-/// in shared memory, swizzled so that fragment reads are conflict-free). Each
-/// warp owns a WM x WN warp tile of (WM/16) x (WN/8) mma tiles of 16 x 8
-/// doubles, each one `mma.sync.m16n8k8.f64` per slice (sm_90; four
-/// m8n8k4 on sm_80). Lane l = 4g + t holds elements (g, 2t), (g, 2t+1),
-/// (g+8, 2t), (g+8, 2t+1) of each mma tile. Elsewhere (host backends, other
-/// GPUs) the same threads compute the same elements with scalar FMAs.
-template <int BM_, int BN_, int WM_, int WN_, int MinBlocks_ = 1, int Stages_ = 2>
+/// tile of C, walking K in slices of BK = 8 * KSteps held in a ring of Stages
+/// shared buffers (swizzled so that fragment reads are conflict-free), one
+/// barrier per slice. Each warp owns a WM x WN warp tile of (WM/16) x (WN/8)
+/// mma tiles of 16 x 8 doubles, each one `mma.sync.m16n8k8.f64` per 8-deep
+/// k-step (sm_90; four m8n8k4 on sm_80): KSteps k-steps per barrier. Lane
+/// l = 4g + t holds elements (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1) of
+/// each mma tile. Elsewhere (host backends, other GPUs) the same threads
+/// compute the same elements with scalar FMAs. Every blocking runs the same
+/// chain of mma per element of C (k-steps of 8 in increasing k), so any two
+/// give the same bits.
+template <int BM_, int BN_, int WM_, int WN_, int MinBlocks_ = 1, int Stages_ = 2, int KSteps_ = 1>
 struct GemmMmaBlocking {
-  static constexpr int BM = BM_, BN = BN_, BK = 8, WM = WM_, WN = WN_;
+  static constexpr int KS = KSteps_;                ///< 8-deep mma k-steps per slice (per barrier)
+  static constexpr int BM = BM_, BN = BN_, BK = 8 * KS, WM = WM_, WN = WN_;
   static constexpr int min_blocks = MinBlocks_;
   static constexpr int stages     = Stages_;        ///< slices in flight in shared memory (cp.async pipeline)
   static constexpr int MT = WM / 16, NT = WN / 8;  ///< mma tiles of a warp along M and N
   static constexpr int WY = BM / WM, WX = BN / WN;  ///< warps of a block along M and N
   static constexpr int threads = 32 * WY * WX;      ///< 1-D block of this many threads
-  static constexpr int a_stage = BM * BK, b_stage = BK * BN;  ///< doubles of one A, B slice
+  /// The A slice is KS sub-slices of BM x 8 (one per k-step, gemm_mma_a_at), 8 doubles apart when KS > 1 so
+  /// that the 16-byte copies of one row into consecutive sub-slices hit different banks.
+  static constexpr int a_sub   = KS > 1 ? BM * 8 + 8 : BM * 8;
+  static constexpr int a_stage = KS * a_sub, b_stage = BK * BN;        ///< doubles of one A, B slice
   static constexpr int smem_bytes = stages * (a_stage + b_stage) * 8;  ///< both twins' shared memory
   static constexpr bool tensor_core = true;
-  static_assert(BM > 0 && BN > 0 && WM > 0 && WN > 0 && MinBlocks_ > 0, "GemmMmaBlocking: positive sizes");
+  static_assert(BM > 0 && BN > 0 && WM > 0 && WN > 0 && MinBlocks_ > 0 && KS > 0, "GemmMmaBlocking: positive sizes");
   static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 16 == 0,
                 "GemmMmaBlocking: BM, BN multiples of WM, WN; WM and WN multiples of 16");
   static_assert(threads <= 1024, "GemmMmaBlocking: at most 1024 threads per block");
   static_assert(Stages_ >= 2 && Stages_ <= 8, "GemmMmaBlocking: 2 to 8 stages");
-  // Static shared memory of the native twin; the layer needs <= ~40 KB (Kokkos 4.6 level 0, see README).
-  static_assert(smem_bytes <= 48 * 1024, "GemmMmaBlocking: at most 48 KB of stages");
+  // The native twin takes dynamic shared memory (opt-in above 48 KB, up to 227 KB on sm_90); the layer needs
+  // <= ~40 KB on a GPU (Kokkos 4.6 level 0, see README): its launch throws LaunchError above that.
+  static_assert(smem_bytes <= 227 * 1024, "GemmMmaBlocking: at most 227 KB of stages");
 };
 
 /// Shared-memory index of A(m, k) in a BM x 8 slice stored by rows: the
 /// 16-byte pairs of a row are permuted (k ^ 4 on rows with bit 1 set) so that
 /// the 8 x 4 lanes of a fragment read hit distinct banks.
 SCRATCHKIT_HOST_DEVICE constexpr int gemm_mma_a_index(int m, int k) { return m * 8 + (k ^ (((m >> 1) & 1) << 2)); }
-/// Shared-memory index of B(k, n) in an 8 x BN slice stored by rows: n ^ 4(k % 4), for the same reason.
+/// Shared-memory index of A(m, k) in a BM x BK slice of blocking Blk: k-step k / 8 in sub-slice k / 8
+/// (Blk::a_sub doubles each), gemm_mma_a_index inside it.
+template <class Blk>
+SCRATCHKIT_HOST_DEVICE constexpr int gemm_mma_a_at(int m, int k) {
+  return (k >> 3) * Blk::a_sub + gemm_mma_a_index(m, k & 7);
+}
+/// Shared-memory index of B(k, n) in a BK x BN slice stored by rows: n ^ 4(k % 4), for the same reason.
 template <int BN>
 SCRATCHKIT_HOST_DEVICE constexpr int gemm_mma_b_index(int k, int n) {
   return k * BN + (n ^ ((k & 3) << 2));
 }
 
 /// Where thread `rank` of a GemmMmaBlocking block reads its mma fragments in
-/// a slice buffer (constant over the slices): A(m + 16i + 8h, t + 4q) at
-/// a(i, h, q) and B(t + 4q, n + 8j) at b(j, q), for its first row m and column n.
+/// a slice buffer (constant over the slices): A(m + 16i + 8h, 8s + t + 4q) at
+/// a(i, h, q, s) and B(8s + t + 4q, n + 8j) at b(j, q, s), for its first row m
+/// and column n.
 template <class Blk>
 struct GemmMmaLane {
   int a_lo = 0, a_hi = 0, b_even = 0, b_odd = 0;
@@ -157,9 +172,12 @@ struct GemmMmaLane {
     b_even = gemm_mma_b_index<Blk::BN>(t, wn + g);
     b_odd  = gemm_mma_b_index<Blk::BN>(t, wn + 8 + g);
   }
-  SCRATCHKIT_HOST_DEVICE int a(int i, int h, int q) const { return (q ? a_hi : a_lo) + i * 128 + h * 64; }
-  SCRATCHKIT_HOST_DEVICE int b(int j, int q) const {
-    return (j & 1 ? b_odd : b_even) + (j >> 1) * 16 + q * 4 * Blk::BN;
+  /// k-step s of the slice: A in sub-slice s (gemm_mma_a_at), B rows 8s + t + 4q (same column swizzle).
+  SCRATCHKIT_HOST_DEVICE int a(int i, int h, int q, int s = 0) const {
+    return (q ? a_hi : a_lo) + i * 128 + h * 64 + s * Blk::a_sub;
+  }
+  SCRATCHKIT_HOST_DEVICE int b(int j, int q, int s = 0) const {
+    return (j & 1 ? b_odd : b_even) + (j >> 1) * 16 + (q * 4 + s * 8) * Blk::BN;
   }
 };
 
@@ -203,6 +221,17 @@ SCRATCHKIT_HD_FORCEINLINE void gemm_cp_async16(T* dst, const T* src, bool valid)
 #else
   constexpr int W = static_cast<int>(16 / sizeof(T));
   for (int q = 0; q < W; ++q) dst[q] = valid ? src[q] : T(0);
+#endif
+}
+/// gemm_cp_async16 of 16 bytes known to lie inside the matrix (no source size operand).
+template <class T>
+SCRATCHKIT_HD_FORCEINLINE void gemm_cp_async16_inside(T* dst, const T* src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
+#else
+  constexpr int W = static_cast<int>(16 / sizeof(T));
+  for (int q = 0; q < W; ++q) dst[q] = src[q];
 #endif
 }
 /// One element, as gemm_cp_async16 (cp.async.ca of 4 or 8 bytes).
@@ -275,6 +304,37 @@ SCRATCHKIT_HD_FORCEINLINE void gemm_copy_tile(const GemmMat<const T, Unit>& X, i
         const bool ok = r < rows && c + q < cols;
         gemm_cp_async1(d + q, ok ? X.p + X.at(r, c + q) : X.p, ok);
       }
+    }
+  }
+}
+
+/// gemm_copy_tile for a tile wholly inside X with 16-byte rows (vec): no
+/// tests, and when NT is a multiple of PerRow (every blocking in use) the
+/// copies of one thread are one column of the tile NT / PerRow rows apart:
+/// one source address and a constant stride instead of one 64-bit index
+/// product per copy (the tensor-core loop spent ~20 instructions per copy on
+/// the checked path, ~130 per slice).
+template <int L, int Total, int PerRow, int NT, class T, bool Unit, class Index>
+SCRATCHKIT_HD_FORCEINLINE void gemm_copy_tile_inside(const GemmMat<const T, Unit>& X, int r0, int c0, int rank,
+                                                     T* dst, Index index) {
+  constexpr int VW = static_cast<int>(16 / sizeof(T));
+  if constexpr (NT % PerRow == 0) {
+    constexpr int RS = NT / PerRow;
+    const int tr = rank / PerRow, tc = (rank % PerRow) * VW;
+    const T* src         = X.p + X.at(r0 + tr, c0 + tc);
+    const long long step = static_cast<long long>(RS) * X.ld;
+    SCRATCHKIT_GEMM_UNROLL
+    for (int p = 0; p < L; ++p) {
+      if (L * NT != Total && rank + p * NT >= Total) break;
+      gemm_cp_async16_inside(dst + index(tr + p * RS, tc), src + p * step);
+    }
+  } else {
+    SCRATCHKIT_GEMM_UNROLL
+    for (int p = 0; p < L; ++p) {
+      const int v = rank + p * NT;
+      if (L * NT != Total && v >= Total) break;
+      const int tr = v / PerRow, tc = (v % PerRow) * VW;
+      gemm_cp_async16_inside(dst + index(tr, tc), X.p + X.at(r0 + tr, c0 + tc));
     }
   }
 }
@@ -454,8 +514,9 @@ SCRATCHKIT_HD_FORCEINLINE void gemm_simt_compute(T (&c)[Blk::TM][Blk::TN], const
 }
 
 /// Swizzled slice indices of the tensor-core path, as functors for gemm_copy_tile.
+template <class Blk>
 struct GemmMmaAIndex {
-  SCRATCHKIT_HOST_DEVICE int operator()(int m, int k) const { return gemm_mma_a_index(m, k); }
+  SCRATCHKIT_HOST_DEVICE int operator()(int m, int k) const { return gemm_mma_a_at<Blk>(m, k); }
 };
 template <int BN>
 struct GemmMmaBIndex {
@@ -463,42 +524,75 @@ struct GemmMmaBIndex {
 };
 
 /// Issues this thread's copies of slice k0 of the tensor-core path (both
-/// twins): A(row0 + [0, BM), k0 + [0, 8)) into stage `as`, B(k0 + [0, 8),
-/// col0 + [0, BN)) into stage `bs`, swizzled, zeros outside the matrices.
+/// twins): A(row0 + [0, BM), k0 + [0, BK)) into stage `as`, B(k0 + [0, BK),
+/// col0 + [0, BN)) into stage `bs`, swizzled, zeros outside the matrices. A
+/// slice wholly inside both matrices with 16-byte rows (every slice of an
+/// interior block but the K tail) takes unchecked 16-byte copies.
 template <class Blk, bool UA, bool UB>
 SCRATCHKIT_HD_FORCEINLINE void gemm_mma_issue(const GemmMat<const double, UA>& A, const GemmMat<const double, UB>& B,
                                               int M, int N, int K, int row0, int col0, int k0, int rank, bool a_vec,
                                               bool b_vec, double* as, double* bs) {
   using Sh = GemmRbShape<Blk, double>;
-  gemm_copy_tile<Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, M, K, row0, k0, rank, a_vec, as, GemmMmaAIndex());
+  if (a_vec && b_vec && row0 + Blk::BM <= M && col0 + Blk::BN <= N && k0 + Blk::BK <= K) {
+    gemm_copy_tile_inside<Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, row0, k0, rank, as, GemmMmaAIndex<Blk>());
+    gemm_copy_tile_inside<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, k0, col0, rank, bs, GemmMmaBIndex<Sh::BN>());
+    return;
+  }
+  gemm_copy_tile<Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, M, K, row0, k0, rank, a_vec, as, GemmMmaAIndex<Blk>());
   gemm_copy_tile<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, K, N, k0, col0, rank, b_vec, bs, GemmMmaBIndex<Sh::BN>());
 }
 
-/// One slice of the tensor-core path (both twins, so the same mma sequence):
-/// on CUDA sm_80+ one m16n8k8 FP64 mma per tile of the warp, i outer, j
-/// inner, fragments read from stages `as`, `bs` at the offsets of `l`;
-/// elsewhere each thread sums its own elements over the 8 k of the slice in
-/// order with scalar multiply-adds (same result up to the order in a slice).
+#if SCRATCHKIT_GEMM_DMMA
+/// The fragments of k-step s of a slice (tensor-core path): A of the warp's MT row tiles, B of its NT column tiles.
 template <class Blk>
+__device__ __forceinline__ void gemm_mma_fragments(double (&af)[Blk::MT][4], double (&bf)[Blk::NT][2],
+                                                   const double* as, const double* bs, const GemmMmaLane<Blk>& l,
+                                                   int s) {
+#pragma unroll
+  for (int j = 0; j < Blk::NT; ++j) {
+    bf[j][0] = bs[l.b(j, 0, s)];
+    bf[j][1] = bs[l.b(j, 1, s)];
+  }
+#pragma unroll
+  for (int i = 0; i < Blk::MT; ++i) {
+    af[i][0] = as[l.a(i, 0, 0, s)];
+    af[i][1] = as[l.a(i, 1, 0, s)];
+    af[i][2] = as[l.a(i, 0, 1, s)];
+    af[i][3] = as[l.a(i, 1, 1, s)];
+  }
+}
+#endif
+
+/// One slice of the tensor-core path (both twins, so the same mma sequence):
+/// on CUDA sm_80+, for each k-step in order, one m16n8k8 FP64 mma per tile of
+/// the warp, i outer, j inner, fragments read from stages `as`, `bs` at the
+/// offsets of `l`; elsewhere each thread sums its own elements over the BK k
+/// of the slice in order with scalar multiply-adds (same result up to the
+/// order in a k-step). `mid()` (the copies of a later slice) runs after the
+/// fragment reads of the first k-step are issued, so their latency hides
+/// behind it, and before its mma; the reads of k-step s+1 are free to
+/// overlap the mma of k-step s (no memory clobber between them).
+template <class Blk, class Mid>
 SCRATCHKIT_HD_FORCEINLINE void gemm_mma_compute(double (&c)[Blk::MT][Blk::NT][4], const double* as, const double* bs,
-                                                const GemmMmaLane<Blk>& l, int rank) {
+                                                const GemmMmaLane<Blk>& l, int rank, const Mid& mid) {
   constexpr int MT = Blk::MT, NT = Blk::NT;
 #if SCRATCHKIT_GEMM_DMMA
   (void)rank;
-  double bf[NT][2];
+  double af[Blk::KS][MT][4], bf[Blk::KS][NT][2];
+  gemm_mma_fragments<Blk>(af[0], bf[0], as, bs, l, 0);
+  mid();
 #pragma unroll
-  for (int j = 0; j < NT; ++j) {
-    bf[j][0] = bs[l.b(j, 0)];
-    bf[j][1] = bs[l.b(j, 1)];
-  }
+  for (int s = 0; s < Blk::KS; ++s) {
+    if (s + 1 < Blk::KS) gemm_mma_fragments<Blk>(af[s + 1], bf[s + 1], as, bs, l, s + 1);
 #pragma unroll
-  for (int i = 0; i < MT; ++i) {
-    const double af[4] = {as[l.a(i, 0, 0)], as[l.a(i, 1, 0)], as[l.a(i, 0, 1)], as[l.a(i, 1, 1)]};
+    for (int i = 0; i < MT; ++i) {
 #pragma unroll
-    for (int j = 0; j < NT; ++j) gemm_dmma_16x8x8(c[i][j], af, bf[j]);
+      for (int j = 0; j < NT; ++j) gemm_dmma_16x8x8(c[i][j], af[s][i], bf[s][j]);
+    }
   }
 #else
   (void)l;
+  mid();
   const int warp = rank / 32, g = rank % 32 / 4, t = rank % 4;
   const int wm = (warp / Blk::WX) * Blk::WM + g, wn = (warp % Blk::WX) * Blk::WN;
   for (int i = 0; i < MT; ++i)
@@ -506,7 +600,7 @@ SCRATCHKIT_HD_FORCEINLINE void gemm_mma_compute(double (&c)[Blk::MT][Blk::NT][4]
       for (int e = 0; e < 4; ++e) {
         const int m = wm + i * 16 + 8 * (e / 2), n = wn + j * 8 + 2 * t + e % 2;
         double s    = c[i][j][e];
-        for (int kk = 0; kk < 8; ++kk) s += as[gemm_mma_a_index(m, kk)] * bs[gemm_mma_b_index<Blk::BN>(kk, n)];
+        for (int kk = 0; kk < Blk::BK; ++kk) s += as[gemm_mma_a_at<Blk>(m, kk)] * bs[gemm_mma_b_index<Blk::BN>(kk, n)];
         c[i][j][e] = s;
       }
 #endif
@@ -553,6 +647,7 @@ struct GemmDefaultBlocking<double> {
   // 128 x 128 tiles at 1 block per SM lose 10 % (native only, 48 KB), 4 stages do not help.
   using type        = GemmMmaBlocking<64, 128, 32, 64, 2, 3>;
   using native_type = type;
+  static_assert(type::smem_bytes <= 40 * 1024, "the layer's blocking must fit Kokkos 4.6's ~40 KB of level 0");
 };
 
 }  // namespace detail

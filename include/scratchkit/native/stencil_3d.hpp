@@ -145,9 +145,14 @@ SCRATCHKIT_HD_FORCEINLINE Stencil3DStreamHalo stencil3d_stream_halo(int hi, int 
 /// into its allocation: without the shift a 512-byte tile row straddles three
 /// 256-byte blocks. Both twins call it on the host with the same arguments, so
 /// they cut the same tiles (the bits do not depend on the cut either way).
+/// Whether the z_streaming twins cut their x tile grid from the data's alignment
+/// (stencil3d_tile_shift); false: the plain grid (xs = 0) in both. The tuner times
+/// both grids on 128-byte-offset data ("xs0" / "xsK" lines) whatever this says.
+constexpr bool stencil3d_shift_tiles = true;
+
 template <class Sh, class T>
 inline int stencil3d_tile_shift(const T* row0, long long pitch) {
-  if (pitch <= 0) return 0;
+  if (!stencil3d_shift_tiles || pitch <= 0) return 0;
   return transpose_tile_shift(row0, static_cast<std::size_t>(pitch) * sizeof(T), sizeof(T), Sh::TX);
 }
 

@@ -5,6 +5,7 @@
 
 #include <scratchkit/kernels/stencil_3d.hpp>
 
+#include <cstdlib>
 #include <limits>
 
 namespace scratchkit {
@@ -51,6 +52,40 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
       };
       cases.push_back(k);
     }
+  // SCRATCHKIT_BENCH_STENCIL3D_SHAPES=1: layer rows of z_streaming candidates besides the
+  // default (variant "z_streaming:<what>"), to compare with the default rows of the same run:
+  // "xs0" = the default shape on the plain x tile grid (the default cuts it from the data's
+  // alignment, detail::stencil3d_tile_shift); float "regs128x16" = session 4's layer shape
+  // (the register pipeline, Stencil3DZsLayerRegsFloat).
+  if (std::getenv("SCRATCHKIT_BENCH_STENCIL3D_SHAPES") == nullptr) return;
+  using Default = detail::Stencil3DZsDefault<T>;
+  using Regs    = detail::Stencil3DZsLayerRegsFloat;
+  const auto row = [&](const std::string& what, int shape, int xs) {
+    Case k{"stencil_3d_7pt", "z_streaming:" + what, "layer", type_name<T>(), size};
+    k.bytes   = 2.0 * n * n * n * sizeof(T);
+    k.flops   = 8.0 * interior;
+    k.prepare = [data] { Kokkos::deep_copy(data()->out, std::numeric_limits<T>::quiet_NaN()); };
+    k.run     = [data, shape, xs, c0, c1] {
+      auto d                              = data();
+      const long long nn                  = d->n;
+      const detail::Stencil3DIndex<true> ix{nn * nn, nn, 1};
+      if (shape == 0)
+        detail::stencil_3d_zs_at<Default, true, true>(Exec(), d->in, d->out, c0, c1, ix, ix, xs);
+      else
+        detail::stencil_3d_zs_at<Regs, true, true>(Exec(), d->in, d->out, c0, c1, ix, ix, xs);
+    };
+    k.check = [data, c0, c1] {
+      auto d = data();
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
+      return check::stencil_3d_7pt<T>(d->hin.data(), h.data(), d->n, d->n, d->n, c0, c1).passed();
+    };
+    cases.push_back(k);
+  };
+  row("xs0", 0, 0);
+  if (sizeof(T) == 4) {
+    row("regs128x16", 1, -1);
+    row("regs128x16.xs0", 1, 0);
+  }
 }
 
 }  // namespace

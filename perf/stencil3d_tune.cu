@@ -2,18 +2,24 @@
 // scratchkit-stencil3d-tune: times candidate shapes of the native z_streaming
 // 3-D 7-point stencil (src/cuda/stencil_3d_z_streaming.cuh) against a
 // device-to-device copy of the same bytes, float and double, to pick
-// Stencil3DZsNativeDefault (include/scratchkit/native/stencil_3d.hpp; the layer's is Stencil3DZsDefault).
+// Stencil3DZsNativeDefault (include/scratchkit/native/stencil_3d.hpp; the layer's Stencil3DZsDefault is the same).
 //
 //   scratchkit-stencil3d-tune [n ...]     (default: 512; n x n x n grid)
+//   SCRATCHKIT_TUNE_OFFSET=B[,B...]        (default 0,128: the data placements timed)
 //
-// One line per type, size and shape: time (median of 9 runs after 3 warm-up
-// runs, cudaEvents), GB/s counting the minimal traffic (read once + write
-// once, 2 n^3 sizeof(T)), % of the copy's GB/s measured in the same run
-// (cudaMemcpyAsync device to device of n^3 elements), registers, spill bytes,
-// static shared memory, blocks per SM (occupancy API), and max |out - out_default|
-// (must be 0: every shape does the same operations per point). The default
-// shape is marked with '*'; shapes whose tile is over the layer's ~40 KB of
-// level-0 scratch are marked "native only" (the layer cannot run them).
+// One line per type, size, data placement and shape: time (median of 9 runs
+// after 3 warm-up runs, cudaEvents), GB/s counting the minimal traffic (read
+// once + write once, 2 n^3 sizeof(T)), % of the copy's GB/s measured in the
+// same run and placement (cudaMemcpyAsync device to device of n^3 elements),
+// registers, spill bytes, static shared memory, blocks per SM (occupancy API),
+// and max |out - out_default| (must be 0: every shape does the same operations
+// per point). "off B": the buffers start B bytes past cudaMalloc's alignment (a
+// Kokkos View's data starts 128 bytes into its allocation, so off 128 is what
+// the bench and the library see). Where the x tile grid can be cut from the
+// data's alignment (detail::stencil3d_tile_shift, what both twins do), the shape
+// is timed twice: "xs0" (the plain grid) and "xsK" (shifted by K, K > 0). The
+// default shape is marked with '*'; shapes whose tile is over the layer's ~40 KB
+// of level-0 scratch are marked "native only" (the layer cannot run them).
 #include <scratchkit/native/stencil_3d.hpp>
 
 #include "stencil_3d_z_streaming.cuh"
@@ -41,22 +47,20 @@ double median_ms(const F& run) {
   return scratchkit::tune::median_ms([] {}, run, 3, 9);
 }
 
-/// Input, default-shape reference output and the copy yardstick of one type and size.
+/// Input, default-shape reference output and the copy yardstick of one type, size and placement.
 template <class T>
 struct Problem {
   int n;
   long long e;
+  size_t off;
   T *in = nullptr, *out = nullptr, *ref = nullptr;
   void* alloc[3] = {nullptr, nullptr, nullptr};
   T c0 = T(0.4), c1 = T(0.1);
   double copy_ms = 0;
 
-  explicit Problem(int n_) : n(n_), e(static_cast<long long>(n_) * n_ * n_) {
-    // SCRATCHKIT_TUNE_OFFSET=B: the buffers start B bytes past cudaMalloc's alignment (a Kokkos View's data
-    // starts 128 bytes into its allocation).
-    const char* off_env = std::getenv("SCRATCHKIT_TUNE_OFFSET");
-    const size_t off    = off_env ? static_cast<size_t>(std::atol(off_env)) : 0;
-    T** bufs[3]         = {&in, &out, &ref};
+  /// The buffers start off_ bytes past cudaMalloc's alignment.
+  Problem(int n_, size_t off_) : n(n_), e(static_cast<long long>(n_) * n_ * n_), off(off_) {
+    T** bufs[3] = {&in, &out, &ref};
     for (int i = 0; i < 3; ++i) {
       TUNE_CUDA(cudaMalloc(&alloc[i], e * sizeof(T) + off));
       *bufs[i] = reinterpret_cast<T*>(static_cast<char*>(alloc[i]) + off);
@@ -65,7 +69,9 @@ struct Problem {
     TUNE_CUDA(cudaGetLastError());
     copy_ms = median_ms([&] { TUNE_CUDA(cudaMemcpyAsync(out, in, e * sizeof(T), cudaMemcpyDeviceToDevice, 0)); });
     TUNE_CUDA(cudaMemset(ref, 0xff, e * sizeof(T)));  // NaN: must be overwritten
-    sk::stencil_3d_z_streaming<T, scratchkit::detail::Stencil3DZsNativeDefault<T>>(in, ref, n, n, n, c0, c1, 0);
+    using Default = scratchkit::detail::Stencil3DZsNativeDefault<T>;
+    sk::stencil_3d_z_streaming<T, Default>(in, ref, n, n, n, c0, c1, 0,
+                                           scratchkit::detail::stencil3d_tile_shift<Default>(in, n));
     TUNE_CUDA(cudaDeviceSynchronize());
   }
   ~Problem() {
@@ -82,8 +88,8 @@ template <class T>
 void print_line(const Problem<T>& p, const std::string& config, double ms, const cudaFuncAttributes* fa, int occ,
                 double err, const char* note) {
   const double copy_gbs = p.gbs(p.copy_ms);
-  std::printf("%-6s %4d^3  %-40s %8.4f ms %7.1f GB/s %6.1f %% copy", type_name(T()), p.n, config.c_str(), ms,
-              p.gbs(ms), 100.0 * p.gbs(ms) / copy_gbs);
+  std::printf("%-6s %4d^3 off %3zu  %-50s %8.4f ms %7.1f GB/s %6.1f %% copy", type_name(T()), p.n, p.off,
+              config.c_str(), ms, p.gbs(ms), 100.0 * p.gbs(ms) / copy_gbs);
   if (fa)
     std::printf("  regs %3d spill %3zu B  smem %6zu B  %2d blk/SM  err %.1e  %s", fa->numRegs, fa->localSizeBytes,
                 fa->sharedSizeBytes, occ, err, note);
@@ -102,14 +108,14 @@ std::string config_name() {
   return s;
 }
 
-/// Times shape Sh on p and prints its line.
+/// Times shape Sh on p with the x tile grid shifted by xs and prints its line.
 template <class T, class Sh>
-void time_config(const Problem<T>& p) {
+void time_config(const Problem<T>& p, int xs) {
   using Default = scratchkit::detail::Stencil3DZsNativeDefault<T>;
   constexpr bool is_default =
       Sh::BY == Default::BY && Sh::RX == Default::RX && Sh::RY == Default::RY && Sh::ZC == Default::ZC &&
       Sh::stages == Default::stages && Sh::template min_blocks<T>() == Default::template min_blocks<T>();
-  const std::string name = (is_default ? "*" : " ") + config_name<Sh, T>();
+  const std::string name = (is_default ? "*" : " ") + config_name<Sh, T>() + " xs" + std::to_string(xs);
   auto kernel            = sk::zs_kernel<T, Sh>();
   cudaFuncAttributes fa{};
   TUNE_CUDA(cudaFuncGetAttributes(&fa, kernel));
@@ -117,20 +123,30 @@ void time_config(const Problem<T>& p) {
   TUNE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, Sh::threads, 0));
   TUNE_CUDA(cudaMemset(p.out, 0xff, p.e * sizeof(T)));  // NaN: must be overwritten
   const double ms =
-      median_ms([&] { sk::stencil_3d_z_streaming<T, Sh>(p.in, p.out, p.n, p.n, p.n, p.c0, p.c1, 0); });
+      median_ms([&] { sk::stencil_3d_z_streaming<T, Sh>(p.in, p.out, p.n, p.n, p.n, p.c0, p.c1, 0, xs); });
   TUNE_CUDA(cudaDeviceSynchronize());
   const double err = max_abs_diff<T>(p.out, p.ref, p.e);
   // The layer's level-0 scratch on Kokkos 4.6 / CUDA: ~40 KB (48 KB less Kokkos' reserve).
   print_line(p, name, ms, &fa, occ, err, Sh::template smem_bytes<T>() > 40 * 1024 ? "native only" : "");
 }
 
+/// Shape Sh on the plain grid and, where the data's alignment gives one, the shifted grid.
+template <class T, class Sh>
+void time_shape(const Problem<T>& p) {
+  time_config<T, Sh>(p, 0);
+  // The shift both twins would take with stencil3d_shift_tiles on (timed even when it is off).
+  const int xs = scratchkit::detail::transpose_tile_shift(p.in, p.n * sizeof(T), sizeof(T), Sh::TX);
+  if (xs > 0) time_config<T, Sh>(p, xs);
+}
+
 template <class T, class... Shapes>
-void tune(const std::vector<int>& sizes) {
-  for (int n : sizes) {
-    Problem<T> p(n);
-    print_line(p, " cudaMemcpy D2D (copy ceiling)", p.copy_ms, nullptr, 0, 0.0, "");
-    (time_config<T, Shapes>(p), ...);
-  }
+void tune(const std::vector<int>& sizes, const std::vector<size_t>& offsets) {
+  for (int n : sizes)
+    for (size_t off : offsets) {
+      Problem<T> p(n, off);
+      print_line(p, " cudaMemcpy D2D (copy ceiling)", p.copy_ms, nullptr, 0, 0.0, "");
+      (time_shape<T, Shapes>(p), ...);
+    }
 }
 
 // Candidates: Stencil3DZsShape<BY, RX, RY, ZC, MinBlocksFloat, MinBlocksDouble[, Stages]>,
@@ -155,6 +171,16 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "stencil3d_tune: sizes must be in [1, 1024]\n");
       return 2;
     }
+  std::vector<size_t> offsets;
+  {
+    const char* env = std::getenv("SCRATCHKIT_TUNE_OFFSET");
+    std::string list = env ? env : "0,128";
+    for (size_t at = 0; at <= list.size();) {
+      const size_t comma = std::min(list.find(',', at), list.size());
+      if (comma > at) offsets.push_back(static_cast<size_t>(std::atol(list.substr(at, comma - at).c_str())));
+      at = comma + 1;
+    }
+  }
   cudaDeviceProp prop{};
   TUNE_CUDA(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s, %d SMs, CC %d.%d, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.major,
@@ -179,7 +205,11 @@ int main(int argc, char** argv) {
        Ring<16, 2, 1, 128, 4, 5>,                                   // 64x16 on 512 thr
        Ring<8, 2, 1, 128, 8, 5>, Ring<8, 2, 1, 128, 8, 8>,          // 64x8 on 256 thr (13 / 21 KB)
        Ring<8, 4, 1, 128, 6, 5>, Ring<16, 4, 1, 128, 3, 4>,         // 128x8 (26 KB), 128x16 (37 KB)
-       Ring<8, 4, 2, 128, 3, 4>>(sizes);                            // 128x16 on 256 thr
+       Ring<8, 4, 2, 128, 3, 4>,                                    // 128x16 on 256 thr
+       // session 5: the default ring at 5 blocks/SM (51 registers), other chunk lengths
+       // (171: 3 chunks of 512, 768 blocks = 0.97 of the 792 slots at 6 blocks/SM)
+       Ring<8, 4, 1, 128, 5, 5>, Ring<8, 4, 1, 64, 6, 5>, Ring<8, 4, 1, 171, 6, 5>, Ring<8, 4, 1, 256, 6, 5>,
+       Ring<8, 4, 1, 128, 6, 6>, Ring<8, 4, 1, 128, 7, 4>>(sizes, offsets);  // 6 stages (31 KB), 4 stages (21 KB)
   tune<double,                                                       //
        Stencil3DZsShape<16, 2, 1, 32, 3, 2>,                        // the first default
        Sh<16, 2, 1, 16, 2>, Sh<16, 2, 1, 64, 2>, Sh<16, 2, 1, 128, 2>, Sh<16, 2, 1, 1024, 2>,
@@ -197,6 +227,8 @@ int main(int argc, char** argv) {
        Ring<8, 2, 1, 128, 6, 5>,                                    // 64x8 on 256 thr
        Ring<8, 2, 2, 128, 5, 4>,                                    // 64x16 on 256 thr (38 KB)
        Ring<8, 1, 1, 128, 8, 6>, Ring<8, 1, 2, 128, 8, 5>,         // 32x8 (16 KB), 32x16 (25 KB) on 256 thr
-       Ring<4, 4, 2, 128, 5, 4>>(sizes);                            // 128x8 on 128 thr (42 KB, native only)
+       Ring<4, 4, 2, 128, 5, 4>,                                    // 128x8 on 128 thr (42 KB, native only)
+       // session 5: the register pipeline default at other chunk lengths, 5 and 8 blocks/SM
+       Sh<4, 2, 2, 128, 6>, Sh<4, 2, 2, 32, 6>, Sh<4, 2, 2, 64, 5>, Sh<4, 2, 2, 64, 8>>(sizes, offsets);
   return 0;
 }

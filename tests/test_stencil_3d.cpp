@@ -170,12 +170,14 @@ TEMPLATE_LIST_TEST_CASE("3-D stencil variants agree bit for bit", "[stencil_3d][
 /// against the public z_streaming (the default shape): every shape, the
 /// cp.async ring (Sh::stages > 0) included, does the same operations per point.
 /// Strided: in and out with a padded row (the layer's general index path).
+/// xs: the x shift of the tile grid (detail::stencil3d_tile_shift; -1: the one
+/// computed from in's alignment, as the public API does).
 template <class Exec, class T, class Sh>
-void check_zs_shape(int nz, int ny, int nx, bool strided) {
+void check_zs_shape(int nz, int ny, int nx, bool strided, int xs = -1) {
   using View      = Kokkos::View<T***, Kokkos::LayoutRight, typename Exec::memory_space>;
   const auto seed = test::case_seed(nz, ny, static_cast<std::uint64_t>(nx) * 2 + sizeof(T) + 77);
   const auto c    = coefficients<T>(seed + 7);
-  CAPTURE(Sh::TX, Sh::TY, Sh::ZC, Sh::stages, nz, ny, nx, seed, Exec::name(), sizeof(T), strided);
+  CAPTURE(Sh::TX, Sh::TY, Sh::ZC, Sh::stages, nz, ny, nx, seed, Exec::name(), sizeof(T), strided, xs);
   View in("in", nz, ny, nx), ref("ref", nz, ny, nx);
   auto hin = Kokkos::create_mirror_view(in);
   test::fill_random(hin, seed);
@@ -193,15 +195,17 @@ void check_zs_shape(int nz, int ny, int nx, bool strided) {
     const auto wout = Kokkos::subview(bout, Kokkos::ALL, Kokkos::ALL, std::make_pair(0, nx));
     Kokkos::deep_copy(win, in);
     const detail::Stencil3DIndex<false> ix{static_cast<long long>(ny) * (nx + 3), nx + 3, 1};
-    detail::stencil_3d_zs_at<Sh, false, false>(Exec(), win, wout, c[0], c[1], ix, ix);
+    detail::stencil_3d_zs_at<Sh, false, false>(Exec(), win, wout, c[0], c[1], ix, ix, xs);
     Kokkos::deep_copy(out, wout);
   } else {
     const detail::Stencil3DIndex<true> ix{sz, nx, 1};
-    detail::stencil_3d_zs_at<Sh, true, true>(Exec(), in, out, c[0], c[1], ix, ix);
+    detail::stencil_3d_zs_at<Sh, true, true>(Exec(), in, out, c[0], c[1], ix, ix, xs);
   }
   Kokkos::fence();
-  CHECK(test::same_bits(out, ref));
-  auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  View got("got", nz, ny, nx);
+  Kokkos::deep_copy(got, out);
+  CHECK(test::same_bits(got, ref));
+  auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got);
   const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
@@ -214,6 +218,15 @@ void check_zs_shape_all() {
   for (const auto& s : {std::array<int, 3>{3, 3, 3}, {34, 17, 65}, {9, 20, 70}, {1, 1, 1}})
     check_zs_shape<Exec, T, Sh>(s[0], s[1], s[2], true);
   check_zs_shape<Exec, T, Sh>(Sh::ZC * 2 + 3, 5, 35, false);  // three chunks, a last one of 3 planes
+  // Shifted tile grids (a first tile of 1, 31, 33, TX - 1 columns): every point
+  // is still computed once, the same bits; nx around tile multiples and below one tile.
+  for (const int xs : {1, 31, 33, Sh::TX - 1})
+    if (xs < Sh::TX)
+      for (const auto& s : {std::array<int, 3>{5, 9, 2 * Sh::TX}, {4, Sh::TY + 1, 2 * Sh::TX + 1}, {3, 3, 3},
+                            {6, 2 * Sh::TY, Sh::TX - 1}, {2, 5, 70}}) {
+        check_zs_shape<Exec, T, Sh>(s[0], s[1], s[2], false, xs);
+        check_zs_shape<Exec, T, Sh>(s[0], s[1], s[2], true, xs);
+      }
 }
 
 TEMPLATE_LIST_TEST_CASE("3-D z_streaming shapes (register pipeline and cp.async ring) agree bit for bit",
@@ -232,6 +245,62 @@ TEMPLATE_LIST_TEST_CASE("3-D z_streaming shapes (register pipeline and cp.async 
   check_zs_shape_all<Exec, double, Stencil3DZsShape<4, 2, 2, 128, 6, 6, 5>>();
   check_zs_shape_all<Exec, float, Stencil3DZsShape<2, 2, 2, 7, 1, 1>>();
   check_zs_shape_all<Exec, float, Stencil3DZsShape<16, 4, 1, 128, 2, 2>>();
+}
+
+/// in and out as contiguous LayoutRight grids placed `off` elements into larger
+/// allocations (as a View's data, 128 bytes in, or a user's sub-block): the
+/// z_streaming tile grid is then cut from in's alignment (stencil3d_tile_shift;
+/// rows of 64 floats or 32 doubles are 256 bytes, so the shift follows off).
+/// Against the host reference and, bit for bit, the same grid at offset 0.
+template <class Exec, class T>
+void check_placed(int nz, int ny, int nx, int off, int& shifted) {
+  using Mem       = typename Exec::memory_space;
+  using View      = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+  using Placed    = Kokkos::View<T***, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const auto seed = test::case_seed(nz, ny, static_cast<std::uint64_t>(nx) * 2 + sizeof(T) + 555);
+  const auto c    = coefficients<T>(seed + 7);
+  CAPTURE(nz, ny, nx, off, seed, Exec::name(), sizeof(T));
+  const std::size_t e = static_cast<std::size_t>(nz) * ny * nx;
+  Kokkos::View<T*, Mem> bin("bin", e + off), bout("bout", e + off);
+  const Placed in(bin.data() + off, nz, ny, nx), out(bout.data() + off, nz, ny, nx);
+  View ref_in("ref_in", nz, ny, nx), ref("ref", nz, ny, nx);
+  auto hin = Kokkos::create_mirror_view(ref_in);
+  test::fill_random(hin, seed);
+  Kokkos::deep_copy(ref_in, hin);
+  Kokkos::deep_copy(in, hin);
+  Kokkos::deep_copy(bout, test::poison<T>());
+  Kokkos::deep_copy(ref, test::poison<T>());
+  stencil_3d_7pt(Exec(), Stencil3DVariant::z_streaming, ref_in, ref, c[0], c[1]);
+  stencil_3d_7pt(Exec(), Stencil3DVariant::z_streaming, in, out, c[0], c[1]);
+  Kokkos::fence();
+  if (detail::stencil3d_tile_shift<detail::Stencil3DZsDefault<T>>(in.data(), nx) > 0) ++shifted;
+  View got("got", nz, ny, nx);
+  Kokkos::deep_copy(got, out);
+  CHECK(test::same_bits(got, ref));
+  auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got);
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  CAPTURE(res.worst);
+  CHECK(res.bad == 0);
+  auto hbout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bout);
+  const T poison = test::poison<T>();
+  std::size_t before = 0;  // elements of bout before out that changed
+  for (int i = 0; i < off; ++i) before += std::memcmp(&hbout(i), &poison, sizeof(T)) != 0;
+  CHECK(before == 0);
+}
+
+TEMPLATE_LIST_TEST_CASE("3-D z_streaming on placed grids cuts its tiles from the data's alignment",
+                        "[stencil_3d][layer]", test::Spaces) {
+  using Exec  = TestType;
+  int shifted = 0;  // placements whose tile grid was shifted: the path must be exercised
+  for (const int off : {0, 1, 8, 16, 32, 33, 63})
+    for (const auto& s : {std::array<int, 3>{5, 9, 256}, {4, 17, 128}, {3, 3, 64}}) {
+      check_placed<Exec, float>(s[0], s[1], s[2], off, shifted);
+      check_placed<Exec, double>(s[0], s[1], s[2], off, shifted);
+    }
+  CHECK((shifted > 0) == detail::stencil3d_shift_tiles);
+  // Rows not a multiple of 256 bytes: no shift (the rows' misalignments differ).
+  float probe[4];
+  CHECK(detail::stencil3d_tile_shift<detail::Stencil3DZsDefault<float>>(probe + 1, 100) == 0);
 }
 
 TEST_CASE("3-D stencil rejects bad shapes and aliasing before launch", "[stencil_3d][bad-input]") {
@@ -306,8 +375,51 @@ void stencil_3d_twins(Stencil3DVariant v, int nz, int ny, int nx, bool via_publi
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
 }
+
+/// The twins on grids placed `off` elements into their allocations (both cut
+/// the z_streaming tile grid from in's alignment, stencil3d_tile_shift).
+template <class T>
+void stencil_3d_twins_placed(int nz, int ny, int nx, int off) {
+  using Placed = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::CudaSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const auto seed = test::case_seed(nz, ny, static_cast<std::uint64_t>(nx) * 2 + sizeof(T) + 999);
+  const auto c    = coefficients<T>(seed + 7);
+  const std::size_t e = static_cast<std::size_t>(nz) * ny * nx;
+  Kokkos::View<T*, Kokkos::CudaSpace> bin("bin", e + off), bl("bl", e + off), bn("bn", e + off);
+  const Placed in(bin.data() + off, nz, ny, nx), ol(bl.data() + off, nz, ny, nx), on(bn.data() + off, nz, ny, nx);
+  CAPTURE(nz, ny, nx, off, seed, sizeof(T),
+          scratchkit::detail::stencil3d_tile_shift<scratchkit::detail::Stencil3DZsDefault<T>>(in.data(), nx),
+          scratchkit::detail::stencil3d_tile_shift<scratchkit::detail::Stencil3DZsNativeDefault<T>>(in.data(), nx));
+  Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace> hin("hin", nz, ny, nx);
+  test::fill_random(hin, seed);
+  Kokkos::deep_copy(in, hin);
+  Kokkos::deep_copy(bl, test::poison<T>());
+  Kokkos::deep_copy(bn, test::poison<T>());
+  const Kokkos::Cuda exec;
+  stencil_3d_7pt(exec, Stencil3DVariant::z_streaming, in, ol, c[0], c[1]);
+  native::cuda::stencil_3d_7pt(Stencil3DVariant::z_streaming, in.data(), on.data(), nz, ny, nx, c[0], c[1],
+                               exec.cuda_stream());
+  exec.fence();
+  CHECK(test::same_bits(bl, bn));  // the elements before the grid included: still poison in both
+  auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ol);
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  CAPTURE(res.worst);
+  CHECK(res.bad == 0);
+}
 #endif
 }  // namespace
+
+TEST_CASE("Native CUDA 3-D stencil agrees with the layer bit for bit on placed grids",
+          "[stencil_3d][native][cross-check]") {
+  test::require_gpu_twins();
+#if SCRATCHKIT_TEST_TWINS
+  // 32 elements = 128 bytes (float) / 256 bytes (double): a View's placement.
+  for (const int off : {0, 1, 32, 47})
+    for (const auto& s : {std::array<int, 3>{9, 33, 512}, {70, 17, 256}, {3, 5, 64}, {5, 7, 100}}) {
+      stencil_3d_twins_placed<float>(s[0], s[1], s[2], off);
+      stencil_3d_twins_placed<double>(s[0], s[1], s[2], off);
+    }
+#endif
+}
 
 TEST_CASE("Native CUDA 3-D stencil agrees with the layer bit for bit", "[stencil_3d][native][cross-check]") {
   test::require_gpu_twins();

@@ -78,7 +78,8 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
     throw ShapeError(os.str());
   }
   const long long tiles = static_cast<long long>(detail::ceil_div(nx, BX)) * detail::ceil_div(ny, BY);
-  if (tiles > INT_MAX) {
+  // + ny/BY: a z_streaming grid shifted in x (stencil3d_tile_shift) has one more tile per row.
+  if (tiles + detail::ceil_div(ny, BY) > INT_MAX) {
     std::ostringstream os;
     os << "scratchkit::native::cuda::stencil_3d_7pt: " << ny << " x " << nx << " needs " << tiles
        << " x-y tiles, more than 2^31-1";
@@ -99,7 +100,10 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
     SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_tile_2d_halo");
   } else {
     // Shape: scratchkit::detail::Stencil3DZsNativeDefault (include/scratchkit/native/stencil_3d.hpp).
-    detail::stencil_3d_z_streaming<S, scratchkit::detail::Stencil3DZsNativeDefault<S>>(in, out, nz, ny, nx, c0, c1, s);
+    using Sh = scratchkit::detail::Stencil3DZsNativeDefault<S>;
+    // The tile grid cut from in's alignment (the layer does the same for LayoutRight Views).
+    detail::stencil_3d_z_streaming<S, Sh>(in, out, nz, ny, nx, c0, c1, s,
+                                          scratchkit::detail::stencil3d_tile_shift<Sh>(in, nx));
   }
 }
 

@@ -35,12 +35,12 @@ using scratchkit::detail::Stencil3DStreamHalo;
 template <class S, class Sh>
 __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
     stencil_3d_z_streaming_kernel(const S* __restrict__ in, S* __restrict__ out, int nz, int ny, int nx, int nbx,
-                                  int nchunks, S c0, S c1) {
+                                  int nchunks, int xs, S c0, S c1) {
   constexpr int BY = Sh::BY, RX = Sh::RX, TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N, NH = Sh::NH;
   constexpr int NT = Sh::threads;
   __shared__ S tile[3 * (TY + 2)][TX + 2];  // three plane buffers, one above the other
   const int tx = threadIdx.x, ty = threadIdx.y, rank = ty * 32 + tx;
-  const int x0 = (blockIdx.x % nbx) * TX, y0 = (blockIdx.x / nbx) * TY;
+  const int x0 = (blockIdx.x % nbx) * TX - xs, y0 = (blockIdx.x / nbx) * TY;  // xs: stencil3d_tile_shift
   const long long sz = static_cast<long long>(ny) * nx, sy = nx;
   auto at = [&](int z, int y, int x) {
     return static_cast<long long>(z) * sz + static_cast<long long>(y) * sy + static_cast<long long>(x);
@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
 #pragma unroll
     for (int k = 0; k < N; ++k) {
       c[k] = p[k] = q[k] = S(0);
-      if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx) {
+      if (y + BY * (k / RX) < ny && static_cast<unsigned>(x + 32 * (k % RX)) < static_cast<unsigned>(nx)) {
         const S* s = src + at(0, BY * (k / RX), 32 * (k % RX));
         // Plane zb-1 goes to buffer 2, as the plane before zb in the rotation.
         if (zb > 0) tile[2 * (TY + 2) + ty + BY * (k / RX) + 1][tx + 32 * (k % RX) + 1] = __ldg(s - sz);
@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
       constexpr int bo = B * (TY + 2), po = (B == 0 ? 2 : B - 1) * (TY + 2);  // rows of planes z, z-1
 #pragma unroll
       for (int k = 0; k < N; ++k)
-        if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx)
+        if (y + BY * (k / RX) < ny && static_cast<unsigned>(x + 32 * (k % RX)) < static_cast<unsigned>(nx))
           tile[bo + ty + BY * (k / RX) + 1][tx + 32 * (k % RX) + 1] = c[k];
 #pragma unroll
       for (int j = 0; j < NH; ++j) {
@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
       if (z + 2 < zq) {
 #pragma unroll
         for (int k = 0; k < N; ++k)
-          if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx)
+          if (y + BY * (k / RX) < ny && static_cast<unsigned>(x + 32 * (k % RX)) < static_cast<unsigned>(nx))
             q[k] = __ldg(src + 2 * sz + at(0, BY * (k / RX), 32 * (k % RX)));
       }
       if (z + 2 < ze) {
@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
         s += p[k];
         const bool interior = zin && yk > 0 && yk < ny - 1 && xk > 0 && xk < nx - 1;
         const S v           = interior ? c0 * u + c1 * s : u;  // boundary points are copied
-        if (yk < ny && xk < nx) dst[at(0, BY * (k / RX), 32 * (k % RX))] = v;
+        if (yk < ny && static_cast<unsigned>(xk) < static_cast<unsigned>(nx)) dst[at(0, BY * (k / RX), 32 * (k % RX))] = v;
         c[k] = p[k];
         p[k] = q[k];
       }
@@ -151,12 +151,12 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
 template <class S, class Sh>
 __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
     stencil_3d_z_ring_kernel(const S* __restrict__ in, S* __restrict__ out, int nz, int ny, int nx, int nbx,
-                             int nchunks, S c0, S c1) {
+                             int nchunks, int xs, S c0, S c1) {
   constexpr int BY = Sh::BY, RX = Sh::RX, TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N;
   constexpr int ST = Sh::stages, D = ST - 2, P = Sh::P, PL = Sh::PL;
   __shared__ S ring[ST * PL];
   const int tx = threadIdx.x, ty = threadIdx.y, rank = ty * 32 + tx;
-  const int x0 = (blockIdx.x % nbx) * TX, y0 = (blockIdx.x / nbx) * TY;
+  const int x0 = (blockIdx.x % nbx) * TX - xs, y0 = (blockIdx.x / nbx) * TY;  // xs: stencil3d_tile_shift
   const long long sz = static_cast<long long>(ny) * nx, sy = nx;
   auto at = [&](int z, int y, int x) {
     return static_cast<long long>(z) * sz + static_cast<long long>(y) * sy + static_cast<long long>(x);
@@ -164,6 +164,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
   const int x = x0 + tx, y = y0 + ty;  // output 0; output k is BY*(k/RX) rows and 32*(k%RX) columns on
   scratchkit::detail::Stencil3DRingCells<Sh> cells;
   scratchkit::detail::stencil3d_ring_cells<Sh>(cells, rank, x0, y0, ny, nx, at);
+  const unsigned mask = scratchkit::detail::stencil3d_out_mask<Sh>(y, x, ny, nx);  // inside / interior in x-y, per output
   auto wrap = [](int b) { return b >= ST ? b - ST : b; };
   for (int ch = blockIdx.y; ch < nchunks; ch += gridDim.y) {
     const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
@@ -187,11 +188,10 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
       const bool zin = z > 0 && z < nz - 1;
 #pragma unroll
       for (int k = 0; k < N; ++k) {
-        const int yk = y + BY * (k / RX), xk = x + 32 * (k % RX);
-        const int i  = (ty + BY * (k / RX) + 1) * P + tx + 32 * (k % RX) + 1;  // tile cell
-        const bool interior = zin && yk > 0 && yk < ny - 1 && xk > 0 && xk < nx - 1;
+        const int i         = (ty + BY * (k / RX) + 1) * P + tx + 32 * (k % RX) + 1;  // tile cell
+        const bool interior = zin && (mask >> (N + k) & 1u);
         const S v = scratchkit::detail::stencil3d_ring_point<P>(pm, pc, pp, i, c0, c1, interior);
-        if (yk < ny && xk < nx) dst[at(0, BY * (k / RX), 32 * (k % RX))] = v;
+        if (mask >> k & 1u) dst[at(0, BY * (k / RX), 32 * (k % RX))] = v;
       }
       dst += sz;
       bm = wrap(bm + 1);
@@ -209,14 +209,16 @@ inline auto zs_kernel() {
     return &stencil_3d_z_streaming_kernel<S, Sh>;
 }
 
-/// One z_streaming step with shape Sh on `stream` (nz, ny, nx > 0, checked by the caller).
+/// One z_streaming step with shape Sh on `stream` (nz, ny, nx > 0, checked by the
+/// caller), the x tile grid shifted by xs in [0, Sh::TX) (stencil3d_tile_shift; the
+/// perf tuner also times xs = 0 on shifted data).
 template <class S, class Sh>
-void stencil_3d_z_streaming(const S* in, S* out, int nz, int ny, int nx, S c0, S c1, cudaStream_t stream) {
+void stencil_3d_z_streaming(const S* in, S* out, int nz, int ny, int nx, S c0, S c1, cudaStream_t stream, int xs) {
   const int nchunks = ceil_div(nz, Sh::ZC);
-  const int nbx     = ceil_div(nx, Sh::TX);
+  const int nbx     = ceil_div(nx + xs, Sh::TX);
   const dim3 grid(static_cast<unsigned>(static_cast<long long>(nbx) * ceil_div(ny, Sh::TY)),
                   std::min(nchunks, zs_max_grid_y));
-  zs_kernel<S, Sh>()<<<grid, dim3(32, Sh::BY), 0, stream>>>(in, out, nz, ny, nx, nbx, nchunks, c0, c1);
+  zs_kernel<S, Sh>()<<<grid, dim3(32, Sh::BY), 0, stream>>>(in, out, nz, ny, nx, nbx, nchunks, xs, c0, c1);
   SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_z_streaming");
 }
 

@@ -177,7 +177,7 @@ struct Stencil3DStreamRegs {
 template <class Sh, bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
 void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const OutView& out,
                                typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
-                               Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_) {
+                               Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_, int xs) {
   using T    = typename OutView::non_const_value_type;
   using B_t  = Block<ExecSpace>;
   using Tile = Stencil3DStreamTiles<T, Sh>;
@@ -187,7 +187,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
   static_assert(BX == 32, "z_streaming: a warp per tile row segment");
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
             nx = static_cast<int>(in.extent(2));
-  const int nbx = ceil_div(nx, TX), nby = ceil_div(ny, TY), nchunks = ceil_div(nz, ZC);
+  const int nbx = ceil_div(nx + xs, TX), nby = ceil_div(ny, TY), nchunks = ceil_div(nz, ZC);
   const int gy  = std::min(nchunks, stencil3d_max_grid_y);
   const T* ip   = in.data();
   T* op         = out.data();
@@ -203,7 +203,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
         // output 0, at + iat(0, BY*(k/RX), 32*(k%RX)) in in.
         const int blk = b.team().league_rank(), ntiles = nbx * nby;
         const int cf = blk / ntiles, tl = blk - cf * ntiles;
-        const int x0 = (tl % nbx) * TX, y0 = (tl / nbx) * TY;
+        const int x0 = (tl % nbx) * TX - xs, y0 = (tl / nbx) * TY;  // xs: stencil3d_tile_shift
         for (int ch = cf; ch < nchunks; ch += gy) {
           const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
           const int zq = ze + 1 < nz ? ze + 1 : nz;  // planes below zq are loaded into q
@@ -216,7 +216,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
             SCRATCHKIT_STENCIL3D_UNROLL
             for (int k = 0; k < N; ++k) {
               r.c[k] = r.p[k] = r.q[k] = T(0);
-              if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx) {
+              if (y + BY * (k / RX) < ny && static_cast<unsigned>(x + 32 * (k % RX)) < static_cast<unsigned>(nx)) {
                 const T* s = r.src + iat(0, BY * (k / RX), 32 * (k % RX));
                 // Plane zb-1 goes to buffer 2, as the plane before zb in the rotation.
                 if (zb > 0) tile(2 * (TY + 2) + ty + BY * (k / RX) + 1, tx + 32 * (k % RX) + 1) = load_read_only(s - iat.sz);
@@ -247,7 +247,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
               Regs& r     = regs(t);
               SCRATCHKIT_STENCIL3D_UNROLL
               for (int k = 0; k < N; ++k)
-                if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx)
+                if (y + BY * (k / RX) < ny && static_cast<unsigned>(x + 32 * (k % RX)) < static_cast<unsigned>(nx))
                   tile(bo + ty + BY * (k / RX) + 1, tx + 32 * (k % RX) + 1) = r.c[k];
               SCRATCHKIT_STENCIL3D_UNROLL
               for (int j = 0; j < NH; ++j) {
@@ -259,7 +259,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
               if (z + 2 < zq) {
                 SCRATCHKIT_STENCIL3D_UNROLL
                 for (int k = 0; k < N; ++k)
-                  if (y + BY * (k / RX) < ny && x + 32 * (k % RX) < nx)
+                  if (y + BY * (k / RX) < ny && static_cast<unsigned>(x + 32 * (k % RX)) < static_cast<unsigned>(nx))
                     r.q[k] = load_read_only(r.src + 2 * iat.sz + iat(0, BY * (k / RX), 32 * (k % RX)));
               }
               if (z + 2 < ze) {
@@ -290,7 +290,8 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
                 s += r.p[k];
                 const bool interior = zin && yk > 0 && yk < ny - 1 && xk > 0 && xk < nx - 1;
                 const T v           = interior ? c0 * u + c1 * s : u;  // boundary points are copied
-                if (yk < ny && xk < nx) r.dst[oat(0, BY * (k / RX), 32 * (k % RX))] = v;
+                if (yk < ny && static_cast<unsigned>(xk) < static_cast<unsigned>(nx))
+                  r.dst[oat(0, BY * (k / RX), 32 * (k % RX))] = v;
                 r.c[k] = r.p[k];
                 r.p[k] = r.q[k];
               }
@@ -322,17 +323,19 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
 // stencil_3d_z_ring_kernel (src/cuda/stencil_3d_z_streaming.cuh); cell
 // mapping, loads and the point are the shared detail::stencil3d_ring_*.
 
-/// One ring thread's state across barriers: its cells and output 0 of plane z in out.
+/// One ring thread's state across barriers: its cells, which of its outputs
+/// are inside / interior in x-y (stencil3d_out_mask) and output 0 of plane z in out.
 template <class T, class Sh>
 struct Stencil3DRingRegs {
   Stencil3DRingCells<Sh> cells;
+  unsigned mask;
   T* dst;
 };
 
 template <class Sh, bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
 void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView& out,
                           typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
-                          Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_) {
+                          Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_, int xs) {
   using T    = typename OutView::non_const_value_type;
   using B_t  = Block<ExecSpace>;
   using Tile = PaddedTile<T, Sh::stages*(Sh::TY + 2), Sh::P, 0>;
@@ -343,7 +346,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
   static_assert(BX == 32, "z_streaming: a warp per tile row segment");
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
             nx = static_cast<int>(in.extent(2));
-  const int nbx = ceil_div(nx, TX), nby = ceil_div(ny, TY), nchunks = ceil_div(nz, ZC);
+  const int nbx = ceil_div(nx + xs, TX), nby = ceil_div(ny, TY), nchunks = ceil_div(nz, ZC);
   const int gy  = std::min(nchunks, stencil3d_max_grid_y);
   const T* ip   = in.data();
   T* op         = out.data();
@@ -356,9 +359,12 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
         T* const ring = tile.data();
         const int blk = b.team().league_rank(), ntiles = nbx * nby;
         const int cf = blk / ntiles, tl = blk - cf * ntiles;
-        const int x0 = (tl % nbx) * TX, y0 = (tl / nbx) * TY;
+        const int x0 = (tl % nbx) * TX - xs, y0 = (tl / nbx) * TY;  // xs: stencil3d_tile_shift
         const auto wrap = [](int bf) { return bf >= Sh::stages ? bf - Sh::stages : bf; };
-        b.threads([&](const Thread& t) { stencil3d_ring_cells<Sh>(regs(t).cells, t.rank, x0, y0, ny, nx, iat); });
+        b.threads([&](const Thread& t) {
+          stencil3d_ring_cells<Sh>(regs(t).cells, t.rank, x0, y0, ny, nx, iat);
+          regs(t).mask = stencil3d_out_mask<Sh>(y0 + t.rank / BX, x0 + t.rank % BX, ny, nx);
+        });
         for (int ch = cf; ch < nchunks; ch += gy) {
           const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
           const int zl = ze < nz - 1 ? ze : nz - 1;  // the last plane loaded
@@ -377,8 +383,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
             sync_threads(b);
             b.threads([&](const Thread& t) {
               const int tx = t.rank % BX, ty = t.rank / BX;
-              const int x = x0 + tx, y = y0 + ty;  // output 0
-              Regs& r     = regs(t);
+              Regs& r      = regs(t);
               if (z + D <= zl) stencil3d_ring_load<Sh>(r.cells, ring + wrap(bm + ST - 1) * PL, ip + iat(z + D, 0, 0));
               gemm_cp_async_commit();
               const T* pm    = ring + bm * PL;
@@ -387,11 +392,10 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
               const bool zin = z > 0 && z < nz - 1;
               SCRATCHKIT_STENCIL3D_UNROLL
               for (int k = 0; k < N; ++k) {
-                const int yk = y + BY * (k / RX), xk = x + 32 * (k % RX);
-                const int i  = (ty + BY * (k / RX) + 1) * P + tx + 32 * (k % RX) + 1;  // tile cell
-                const bool interior = zin && yk > 0 && yk < ny - 1 && xk > 0 && xk < nx - 1;
+                const int i         = (ty + BY * (k / RX) + 1) * P + tx + 32 * (k % RX) + 1;  // tile cell
+                const bool interior = zin && (r.mask >> (N + k) & 1u);
                 const T v           = stencil3d_ring_point<P>(pm, pc, pp, i, c0, c1, interior);
-                if (yk < ny && xk < nx) r.dst[oat(0, BY * (k / RX), 32 * (k % RX))] = v;
+                if (r.mask >> k & 1u) r.dst[oat(0, BY * (k / RX), 32 * (k % RX))] = v;
               }
               r.dst += oat.sz;
             });
@@ -403,14 +407,17 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
 }
 
 /// z_streaming with shape Sh: the register pipeline or (Sh::stages > 0) the cp.async ring.
+/// The x tile grid is shifted by xs in [0, Sh::TX); xs < 0: stencil3d_tile_shift of in
+/// when x is contiguous (as the native twin), else 0 (tests force other shifts).
 template <class Sh, bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
 void stencil_3d_zs_at(const ExecSpace& exec, const InView& in, const OutView& out,
                       typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
-                      Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat) {
+                      Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat, int xs = -1) {
+  if (xs < 0) xs = UnitX ? stencil3d_tile_shift<Sh>(in.data(), iat.sy) : 0;
   if constexpr (Sh::stages > 0)
-    stencil_3d_z_ring_at<Sh, UnitX, SameIndex>(exec, in, out, c0, c1, iat, oat);
+    stencil_3d_z_ring_at<Sh, UnitX, SameIndex>(exec, in, out, c0, c1, iat, oat, xs);
   else
-    stencil_3d_z_streaming_at<Sh, UnitX, SameIndex>(exec, in, out, c0, c1, iat, oat);
+    stencil_3d_z_streaming_at<Sh, UnitX, SameIndex>(exec, in, out, c0, c1, iat, oat, xs);
 }
 
 /// Runs variant ZStreaming (else tile_2d_halo) with the index math fitted to
@@ -485,8 +492,8 @@ void stencil_3d_7pt(const ExecSpace& exec, Stencil3DVariant variant, const InVie
   constexpr std::size_t max_extent = static_cast<std::size_t>(INT_MAX / 2);
   if (in.extent(0) > max_extent || in.extent(1) > max_extent || in.extent(2) > max_extent ||
       static_cast<long long>(ceil_div(in.extent(1), detail::stencil3d_by)) *
-              ceil_div(in.extent(2), detail::stencil3d_bx) >
-          INT_MAX) {
+              (ceil_div(in.extent(2), detail::stencil3d_bx) + 1) >
+          INT_MAX) {  // + 1: a z_streaming grid shifted in x (stencil3d_tile_shift) has one more tile per row
     std::ostringstream os;
     os << "scratchkit::stencil_3d_7pt: extents " << in.extent(0) << " x " << in.extent(1) << " x " << in.extent(2)
        << " are too large (each < 2^30, at most 2^31-1 x-y tiles of " << detail::stencil3d_bx << " x "

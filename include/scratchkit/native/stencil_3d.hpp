@@ -9,7 +9,8 @@
 #include <scratchkit/config.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/kernels/variants.hpp>
-#include <scratchkit/native/gemm.hpp>  // gemm_cp_async1 / _commit / _wait (the ring's plane loads)
+#include <scratchkit/native/gemm.hpp>       // gemm_cp_async1 / _commit / _wait (the ring's plane loads)
+#include <scratchkit/native/transpose.hpp>  // transpose_tile_shift (the x tile grid cut from the data's alignment)
 
 #include <cstddef>
 #include <cstdint>
@@ -75,26 +76,29 @@ struct Stencil3DZsShape {
 /// The z_streaming shapes, picked with perf/stencil3d_tune.cu on the H100 at
 /// 512^3 (perf/results/h100/history/09-session4-stencil3d/):
 /// Stencil3DZsDefault<T> on the layer, Stencil3DZsNativeDefault<T> in the native
-/// twin. Both shapes of a type give the same bits (every point is the same
-/// expression, summed in the same order).
-/// double, both twins: the register pipeline, 64 x 8 tile on 32 x 4 threads
-/// (2 x 2 outputs each), 64-plane chunks, 6 blocks/SM, 15.5 KB: 91.7 % of copy
-/// in the tuner (the best cp.async ring shape: 87.5 %);
-/// float, native: the cp.async ring, 128 x 8 tile on 32 x 8 threads (4 outputs
-/// each along x), 5 plane buffers (3 planes in flight), 128-plane chunks, 6
-/// blocks/SM, 26 KB: 90.3 % in the tuner, 87.9 % in the bench (View data);
-/// float, layer: the register pipeline 128 x 16 / 128-plane chunks / 2
-/// blocks/SM (28 KB, 88.4 % in the tuner natively), because the layer's build of
-/// the ring ran at 0.90x the native ring in the bench (79.0 % of copy; not
-/// understood yet) against 0.999x for the register pipeline.
+/// twin (the same shape since session 5). Every shape of a type gives the same
+/// bits (every point is the same expression, summed in the same order).
+/// double: the register pipeline, 64 x 8 tile on 32 x 4 threads (2 x 2 outputs
+/// each), 64-plane chunks, 6 blocks/SM, 15.5 KB: 91.7 % of copy in the tuner (the
+/// best cp.async ring shape: 87.5 %);
+/// float: the cp.async ring, 128 x 8 tile on 32 x 8 threads (4 outputs each
+/// along x), 5 plane buffers (3 planes in flight), 128-plane chunks, 6 blocks/SM,
+/// 26 KB: 90.3 % in the tuner, 87.9 % in the bench (View data). In session 4 the
+/// layer's build of it spilled 16 bytes at the 40-register bound (two output x
+/// coordinates reloaded each plane) and ran at 0.90x the native one, so the layer
+/// ran the register pipeline 128 x 16 / 2 blocks/SM (Stencil3DZsShape<16, 4, 1, 128, 2, 2>,
+/// 84.8 % of copy); since the outputs' bounds are one mask register
+/// (stencil3d_out_mask) both builds fit in 40 registers without spills.
 /// All stay under the layer's ~40 KB of level-0 scratch (LaunchError otherwise)
 /// and the host backends' 32 KB.
 template <class T>
-using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<16, 4, 1, 128, 2, 2>,
+using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<8, 4, 1, 128, 6, 6, 5>,
                                                      Stencil3DZsShape<4, 2, 2, 64, 6, 6>>::type;
 template <class T>
-using Stencil3DZsNativeDefault =
-    typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<8, 4, 1, 128, 6, 6, 5>, Stencil3DZsDefault<T>>::type;
+using Stencil3DZsNativeDefault = Stencil3DZsDefault<T>;
+/// The layer's float shape of session 4 (the register pipeline), kept for the
+/// bench's comparison rows (SCRATCHKIT_BENCH_STENCIL3D_SHAPES, perf/bench_stencil_3d.cpp).
+using Stencil3DZsLayerRegsFloat = Stencil3DZsShape<16, 4, 1, 128, 2, 2>;
 
 /// z_streaming halo cell hi (0 .. 2TX+2TY-1) of the tile at (x0, y0): its tile
 /// cell (r, c), grid (gy, gx), and whether it is loaded (inside the grid; cells
@@ -118,7 +122,7 @@ SCRATCHKIT_HD_FORCEINLINE Stencil3DStreamHalo stencil3d_stream_halo(int hi, int 
     h.c              = col + 1;
     h.gy             = below ? y0 + TY : y0 - 1;
     h.gx             = x0 + col;
-    h.v              = h.gy >= 0 && h.gy < ny && h.gx < nx;
+    h.v              = h.gy >= 0 && h.gy < ny && h.gx >= 0 && h.gx < nx;  // gx < 0: a shifted grid's first tile
   } else if (hi - 2 * TX < 2 * TY) {  // columns left and right
     const int k      = hi - 2 * TX;
     const bool right = k >= TY;
@@ -130,6 +134,43 @@ SCRATCHKIT_HD_FORCEINLINE Stencil3DStreamHalo stencil3d_stream_halo(int hi, int 
     h.v              = h.gx >= 0 && h.gx < nx && h.gy < ny;
   }
   return h;
+}
+
+/// x-shift of the z_streaming tile grid, in [0, Sh::TX): tiles start at x = -xs,
+/// TX - xs, 2 TX - xs, ... (the first one partial when xs > 0), so that every tile
+/// row after the first starts on a 256-byte boundary of its row
+/// (detail::transpose_tile_shift: 0 when the rows do not all share the first
+/// one's misalignment). `row0` is element (0, 0, 0) of `in`, `pitch` the
+/// elements from one row to the next. A Kokkos View's data starts 128 bytes
+/// into its allocation: without the shift a 512-byte tile row straddles three
+/// 256-byte blocks. Both twins call it on the host with the same arguments, so
+/// they cut the same tiles (the bits do not depend on the cut either way).
+/// Whether the z_streaming twins cut their x tile grid from the data's alignment
+/// (stencil3d_tile_shift); false: the plain grid (xs = 0) in both. The tuner times
+/// both grids on 128-byte-offset data ("xs0" / "xsK" lines) whatever this says.
+constexpr bool stencil3d_shift_tiles = true;
+
+template <class Sh, class T>
+inline int stencil3d_tile_shift(const T* row0, long long pitch) {
+  if (!stencil3d_shift_tiles || pitch <= 0) return 0;
+  return transpose_tile_shift(row0, static_cast<std::size_t>(pitch) * sizeof(T), sizeof(T), Sh::TX);
+}
+
+/// What does not change along z for a thread's N outputs (k = 0 .. N-1, at y +
+/// BY*(k/RX), x + 32*(k%RX)): bit k set when output k is inside the grid
+/// (x may be negative on a shifted grid), bit N + k when it is interior in x
+/// and y. One register instead of 2N coordinates held across the z loop.
+template <class Sh>
+SCRATCHKIT_HD_FORCEINLINE unsigned stencil3d_out_mask(int y, int x, int ny, int nx) {
+  static_assert(2 * Sh::N <= 32, "stencil3d_out_mask: at most 16 outputs per thread");
+  unsigned m = 0;
+  SCRATCHKIT_GEMM_UNROLL
+  for (int k = 0; k < Sh::N; ++k) {
+    const int yk = y + Sh::BY * (k / Sh::RX), xk = x + 32 * (k % Sh::RX);
+    if (yk < ny && static_cast<unsigned>(xk) < static_cast<unsigned>(nx)) m |= 1u << k;
+    if (yk > 0 && yk < ny - 1 && xk > 0 && xk < nx - 1) m |= 1u << (Sh::N + k);
+  }
+  return m;
 }
 
 /// The cp.async ring's cells of one thread (Stages > 0): cell j goes to

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/block.hpp>
+#include <scratchkit/detail/cuda_block_launch.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/errors.hpp>
 
@@ -160,7 +161,14 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
     constexpr unsigned mask = static_cast<unsigned>(base_alignment) - 1u;
     const unsigned s        = static_cast<unsigned>(__cvta_generic_to_shared(p));
     const unsigned s0       = static_cast<unsigned>(__cvta_generic_to_shared(scratchkit_shared_base));
+#if SCRATCHKIT_CUDA_BLOCK_DRIVER
+    // The layer's CUDA driver (detail/cuda_block_launch.hpp) places the
+    // scratch at a 128-aligned offset from the symbol already: the mask only
+    // tells nvcc so, the rounding is not needed.
+    return assume_aligned<base_alignment>(scratchkit_shared_base + ((s - s0) & ~mask));
+#else
     return assume_aligned<base_alignment>(scratchkit_shared_base + ((s - s0 + mask) & ~mask));
+#endif
   }
 #endif
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);

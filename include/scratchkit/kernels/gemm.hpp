@@ -54,7 +54,8 @@ void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
       const int r = b.block_idx().y * T + t.y, c = b.block_idx().x * T + t.x;
       if (r < M && c < N) {
         Scalar acc = 0;
-        for (int k = 0; k < K; ++k) acc += A(r, k) * B(k, c);
+        // read-only path (ld.global.nc), as the native twin's const __restrict__ loads
+        for (int k = 0; k < K; ++k) acc += read_only(A, r, k) * read_only(B, k, c);
         C(r, c) = beta == Scalar(0) ? alpha * acc : gemm_epilogue(alpha, acc, beta, C(r, c));
       }
     });

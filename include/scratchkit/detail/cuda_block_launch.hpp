@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// A leaner Kokkos::Cuda TeamPolicy driver for the layer's level-0 block kernels.
+#pragma once
+
+#include <scratchkit/detail/backend.hpp>
+
+// Kokkos' generic ParallelFor<TeamPolicy> on CUDA starts every block with a
+// run-time test for level-1 scratch (a global lock taken per block when it is
+// used, whose 64-bit division code stays in the kernel and costs registers) and
+// a loop over league ranks (blockIdx.x, blockIdx.x + gridDim.x, ...). A layer
+// launch at scratch level 0 never uses level-1 scratch and always launches
+// one CUDA block per league rank, so neither is needed: in kernels of many
+// short blocks (tree reduction, halo tiles: ~10^6 blocks of ~100
+// instructions) they are a measurable share of each block's work and of the
+// latency before its first load (perf/NOTES.md, session 5).
+//
+// This partial specialisation of Kokkos::Impl::ParallelFor (more specialised
+// than Kokkos' own for TeamPolicy on Cuda) drives only
+// BlockFunctor<Kokkos::Cuda, F, 0>, through Kokkos' own launch machinery
+// (CudaParallelLaunch: launch mechanism, launch bounds, Tools hooks around it
+// in Kokkos::parallel_for stay as they are). Per block it builds the same
+// CudaTeamMember Kokkos would (team-collective space of (team_size + 2)
+// doubles first, then the level-0 scratch) with league rank blockIdx.x.
+//
+// It uses Kokkos internals (CudaParallelLaunch, the CudaTeamMember
+// constructor, the TeamPolicy accessors), checked against Kokkos 4.6; other
+// versions use Kokkos' generic driver. Define SCRATCHKIT_KOKKOS_GENERIC_TEAM_DRIVER
+// to use the generic driver everywhere (for comparison).
+#if defined(KOKKOS_ENABLE_CUDA) && !defined(SCRATCHKIT_KOKKOS_GENERIC_TEAM_DRIVER) && \
+    !defined(KOKKOS_IMPL_DEBUG_CUDA_SERIAL_EXECUTION) && KOKKOS_VERSION >= 40600 && KOKKOS_VERSION < 40700
+#define SCRATCHKIT_CUDA_BLOCK_DRIVER 1
+#else
+#define SCRATCHKIT_CUDA_BLOCK_DRIVER 0
+#endif
+
+namespace scratchkit {
+namespace detail {
+template <class ExecSpace, class F, int Level>
+struct BlockFunctor;
+}  // namespace detail
+}  // namespace scratchkit
+
+#if SCRATCHKIT_CUDA_BLOCK_DRIVER
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace scratchkit {
+namespace detail {
+/// Whether CUDA blocks keep Kokkos' team-collective space ((team size + 2)
+/// doubles of shared memory before the scratch, used by team_broadcast and
+/// team_scan on Block::team()). Kept by default; the environment variable
+/// SCRATCHKIT_CUDA_TEAM_SPACE=0 drops it (read once per process), leaving
+/// a block exactly the shared memory its scratch needs, as a native kernel:
+/// for measuring what the 2 KB per block of 256 threads costs (it decides the
+/// L1/shared split of the SM). Without it, Kokkos team collectives on
+/// Block::team() must not be used.
+inline bool cuda_team_space() {
+  static const bool keep = [] {
+    const char* v = std::getenv("SCRATCHKIT_CUDA_TEAM_SPACE");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  return keep;
+}
+}  // namespace detail
+}  // namespace scratchkit
+
+namespace Kokkos {
+namespace Impl {
+
+template <class F, class... Properties>
+class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0>, Kokkos::TeamPolicy<Properties...>,
+                  Kokkos::Cuda> {
+ public:
+  using Policy       = TeamPolicy<Properties...>;
+  using functor_type = scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0>;
+  using size_type    = Cuda::size_type;
+
+ private:
+  using Member       = typename Policy::member_type;
+  using LaunchBounds = typename Policy::launch_bounds;
+
+  const functor_type m_functor;
+  const Policy m_policy;
+  int m_league_size;
+  int m_team_size;
+  int m_shmem_begin;  ///< Kokkos' team-collective space (team_broadcast, team_scan), rounded up to 128
+  int m_shmem_size;   ///< the level-0 scratch the launch requested
+
+ public:
+  Policy const& get_policy() const { return m_policy; }
+
+  __device__ inline void operator()() const {
+    // The start of the dynamic shared memory (no static __shared__ precedes
+    // it in these kernels' driver), 128-aligned as the layer's scratch base.
+    extern __shared__ __align__(128) char scratchkit_shared_base[];
+    const Member team(scratchkit_shared_base, m_shmem_begin, m_shmem_size, nullptr, 0,
+                      static_cast<int>(blockIdx.x), m_league_size);
+    m_functor(team);
+  }
+
+  inline void execute() const {
+    if (m_league_size == 0) return;
+    const dim3 grid(static_cast<unsigned>(m_league_size), 1, 1);
+    const dim3 block(1, static_cast<unsigned>(m_team_size), 1);  // vector length 1: team rank = threadIdx.y
+    CudaParallelLaunch<ParallelFor, LaunchBounds>(*this, grid, block, m_shmem_begin + m_shmem_size,
+                                                  m_policy.space().impl_internal_space_instance());
+  }
+
+  ParallelFor(const functor_type& f, const Policy& p)
+      : m_functor(f),
+        m_policy(p),
+        m_league_size(p.league_size()),
+        m_team_size(p.team_size()),
+        m_shmem_begin(0),
+        m_shmem_size(0) {
+    // launch() always sets the team size (the block's thread count) and vector length 1.
+    if (m_team_size <= 0 || p.impl_vector_length() != 1)
+      Kokkos::Impl::throw_runtime_exception(
+          "scratchkit: the CUDA block driver needs an explicit team size and vector length 1");
+    // The collective space (if kept, see cuda_team_space) is rounded up to
+    // the layer's base alignment, so that the scratch after it starts aligned
+    // and the kernel need not round its base; the plan's slack for that
+    // rounding (base_alignment bytes at the end of the request) is then not
+    // needed, and the total stays below what Kokkos' own driver asks for.
+    constexpr int align = static_cast<int>(scratchkit::detail::base_alignment);
+    const int reserve =
+        scratchkit::detail::cuda_team_space() ? static_cast<int>(sizeof(double)) * (m_team_size + 2) : 0;
+    const int requested = static_cast<int>(p.scratch_size(0, m_team_size));
+    m_shmem_begin       = (reserve + align - 1) / align * align;
+    m_shmem_size        = requested > align ? requested - align : 0;
+    const int max_shmem = m_policy.space().cuda_device_prop().sharedMemPerBlock;
+    if (m_shmem_begin + m_shmem_size > max_shmem)
+      Kokkos::Impl::throw_runtime_exception(
+          std::string("scratchkit: block scratch of ") + std::to_string(m_shmem_size) + " + " +
+          std::to_string(m_shmem_begin) + " bytes is over the device's " + std::to_string(max_shmem) +
+          " bytes of shared memory per block");
+    // The team size was checked against this kernel's limit by launch()
+    // (launch_at_level, cached per kernel): Kokkos' driver repeats that
+    // occupancy calculation on every launch, this one does not.
+  }
+};
+
+}  // namespace Impl
+}  // namespace Kokkos
+#endif

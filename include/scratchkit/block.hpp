@@ -113,7 +113,10 @@ class Block {
   KOKKOS_INLINE_FUNCTION int num_threads() const { return m_nthreads; }
   /// Bytes of the dynamic pool (LaunchParams::shared_mem_bytes).
   KOKKOS_INLINE_FUNCTION std::size_t dynamic_shared_bytes() const { return m_geo.dynamic_bytes; }
-  /// The Kokkos team this block runs on.
+  /// The Kokkos team this block runs on (league_rank() is the block's linear
+  /// index x + gx*(y + gy*z)). On CUDA, Kokkos team collectives that use its
+  /// per-team shared space (team_broadcast, team_scan) need that space, which
+  /// SCRATCHKIT_CUDA_TEAM_SPACE=0 removes (detail/cuda_block_launch.hpp).
   KOKKOS_INLINE_FUNCTION const member_type& team() const { return m_team; }
 
   /// Runs f(Thread) once for every logical thread of the block.

@@ -24,10 +24,21 @@ enum class ScratchFallback {
 /// compiler as Kokkos::LaunchBounds on the TeamPolicy (ignored on host
 /// backends); a block of more than MaxThreads threads is rejected at launch.
 /// The default, LaunchBounds<0, 0>, sets none.
-template <unsigned MaxThreads, unsigned MinBlocks = 1>
+///
+/// KokkosDriver (CUDA only): on CUDA a level-0 launch runs through the
+/// layer's own block driver (detail/cuda_block_launch.hpp: one CUDA block per
+/// block of the grid, no per-block league loop or level-1 scratch test).
+/// `true` runs it through Kokkos' generic TeamPolicy driver instead, whose
+/// league loop around the body changes how ptxas treats loops inside it:
+/// kernels that loop over planes or chunks inside a block (stencil_3d) may
+/// keep their loop invariants in registers there, where the layer's driver
+/// recomputes them in the loop (SASS, session 5: stencil_3d tile_2d_halo 94
+/// vs 133 instructions per plane). Measure both for such kernels.
+template <unsigned MaxThreads, unsigned MinBlocks = 1, bool KokkosDriver = false>
 struct LaunchBounds {
-  static constexpr unsigned max_threads = MaxThreads;  ///< 0: no bound
-  static constexpr unsigned min_blocks  = MinBlocks;   ///< blocks per SM the compiler should fit
+  static constexpr unsigned max_threads = MaxThreads;    ///< 0: no bound
+  static constexpr unsigned min_blocks  = MinBlocks;     ///< blocks per SM the compiler should fit
+  static constexpr bool kokkos_driver   = KokkosDriver;  ///< CUDA: Kokkos' generic TeamPolicy driver
 };
 using NoLaunchBounds = LaunchBounds<0, 0>;
 
@@ -147,7 +158,7 @@ std::string space_name() {
 /// ld.shared/st.shared, as in a native kernel (perf/NOTES.md, finding 1); the
 /// rounding is done on the 32-bit window offset (the window is aligned far
 /// beyond 128 bytes), which saves the 64-bit arithmetic in every block.
-template <class ExecSpace, int Level>
+template <class ExecSpace, int Level, bool Direct>
 KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
   if constexpr (Level == 0 && std::is_same<ExecSpace, Kokkos::Cuda>::value) {
@@ -161,14 +172,14 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
     constexpr unsigned mask = static_cast<unsigned>(base_alignment) - 1u;
     const unsigned s        = static_cast<unsigned>(__cvta_generic_to_shared(p));
     const unsigned s0       = static_cast<unsigned>(__cvta_generic_to_shared(scratchkit_shared_base));
-#if SCRATCHKIT_CUDA_BLOCK_DRIVER
-    // The layer's CUDA driver (detail/cuda_block_launch.hpp) places the
-    // scratch at a 128-aligned offset from the symbol already: the mask only
-    // tells nvcc so, the rounding is not needed.
-    return assume_aligned<base_alignment>(scratchkit_shared_base + ((s - s0) & ~mask));
-#else
-    return assume_aligned<base_alignment>(scratchkit_shared_base + ((s - s0 + mask) & ~mask));
-#endif
+    if constexpr (Direct) {
+      // The layer's CUDA driver (detail/cuda_block_launch.hpp) places the
+      // scratch at a 128-aligned offset from the symbol already: the mask
+      // only tells nvcc so, the rounding is not needed.
+      return assume_aligned<base_alignment>(scratchkit_shared_base + ((s - s0) & ~mask));
+    } else {
+      return assume_aligned<base_alignment>(scratchkit_shared_base + ((s - s0 + mask) & ~mask));
+    }
   }
 #endif
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
@@ -177,8 +188,9 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
 
 /// Kokkos functor: builds the Block from the team and calls the kernel body.
 /// The scratch level is a template parameter so that level-0 scratch is known
-/// to be shared memory at compile time.
-template <class ExecSpace, class F, int Level>
+/// to be shared memory at compile time; Direct: launched by the layer's CUDA
+/// block driver (detail/cuda_block_launch.hpp), which aligns the scratch.
+template <class ExecSpace, class F, int Level, bool Direct>
 struct BlockFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   F m_f;
@@ -189,7 +201,8 @@ struct BlockFunctor {
     // there (set_scratch_size), so no allocation is needed, and a request of
     // 0 bytes lets the compiler drop get_shmem's capacity check and its
     // null-pointer path from every block.
-    char* base = scratch_window<ExecSpace, Level>(static_cast<char*>(team.team_scratch(Level).get_shmem(0)));
+    char* base =
+        scratch_window<ExecSpace, Level, Direct>(static_cast<char*>(team.team_scratch(Level).get_shmem(0)));
     const Block<ExecSpace> block(team, m_geo, base);
     m_f(block);
   }
@@ -221,7 +234,13 @@ template <class Bounds, int Level, class ExecSpace, class F>
 void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParams& p, LaunchPlan plan,
                      const F& body) {
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_threads, Bounds::min_blocks>>;
-  using functor_type = BlockFunctor<ExecSpace, F, Level>;
+  // The layer's CUDA block driver takes level-0 launches unless the bounds ask for Kokkos' own.
+#if SCRATCHKIT_CUDA_BLOCK_DRIVER
+  constexpr bool direct = std::is_same<ExecSpace, Kokkos::Cuda>::value && Level == 0 && !Bounds::kokkos_driver;
+#else
+  constexpr bool direct = false;
+#endif
+  using functor_type = BlockFunctor<ExecSpace, F, Level, direct>;
   const functor_type functor{body, plan.geometry};
   // The backend's team limit for this functor and scratch size. On a GPU it
   // depends only on the kernel, the device and the scratch request, and

@@ -16,7 +16,8 @@
 //
 // This partial specialisation of Kokkos::Impl::ParallelFor (more specialised
 // than Kokkos' own for TeamPolicy on Cuda) drives only
-// BlockFunctor<Kokkos::Cuda, F, 0>, through Kokkos' own launch machinery
+// BlockFunctor<Kokkos::Cuda, F, 0, true> (level 0, unless the launch bounds
+// ask for Kokkos' driver: LaunchBounds<..., ..., true>), through Kokkos' own launch machinery
 // (CudaParallelLaunch: launch mechanism, launch bounds, Tools hooks around it
 // in Kokkos::parallel_for stay as they are). Per block it builds the same
 // CudaTeamMember Kokkos would (team-collective space of (team_size + 2)
@@ -35,7 +36,7 @@
 
 namespace scratchkit {
 namespace detail {
-template <class ExecSpace, class F, int Level>
+template <class ExecSpace, class F, int Level, bool Direct>
 struct BlockFunctor;
 }  // namespace detail
 }  // namespace scratchkit
@@ -69,11 +70,11 @@ namespace Kokkos {
 namespace Impl {
 
 template <class F, class... Properties>
-class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0>, Kokkos::TeamPolicy<Properties...>,
+class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>, Kokkos::TeamPolicy<Properties...>,
                   Kokkos::Cuda> {
  public:
   using Policy       = TeamPolicy<Properties...>;
-  using functor_type = scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0>;
+  using functor_type = scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>;
   using size_type    = Cuda::size_type;
 
  private:

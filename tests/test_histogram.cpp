@@ -372,13 +372,17 @@ TEST_CASE("Histogram plans one wave of resident blocks", "[histogram]") {
   const long long by_mem = 233472 / (256 * Small::copies * 4 + detail::histogram_block_overhead(Small::threads));
   CHECK(ad.copies == Small::copies);
   CHECK(ad.blocks == 132 * std::min<long long>({by_mem, 2048 / Small::threads, Small::min_blocks}));
-  // 65536 bins: 7 chunks of 9363 bins (37452 bytes); 233472 / (37452 + 3216) = 5 blocks per SM.
-  const auto b = detail::histogram_plan(HistogramVariant::shared_atomic, n, 65536, h100);
+  // 65536 bins: 7 chunks of 9363 bins (37452 bytes); blocks per SM: the least of what memory allows
+  // (233472 / (37452 + overhead)), the threads (2048 / threads) and the large blocking's bound; one
+  // wave of resident blocks shared among the 7 chunks.
+  using Large    = detail::HistogramLargeBlocking;
+  const auto b   = detail::histogram_plan(HistogramVariant::shared_atomic, n, 65536, h100);
+  const long long large_mem = 233472 / (37452 + detail::histogram_block_overhead(Large::threads));
   CHECK(b.copies == 1);
   CHECK(b.chunks == 7);
   CHECK(b.chunk_bins == 9363);
   CHECK(b.shared_bytes == 37452);
-  CHECK(b.blocks == 132 * 5 / 7);
+  CHECK(b.blocks == 132 * std::min<long long>({large_mem, 2048 / Large::threads, Large::min_blocks}) / 7);
   // 8 copies at 256 bins: 1024 bins 2 copies; 1025: 1 copy.
   CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, n, 1024, h100, s4).copies == 2);
   CHECK(detail::histogram_plan(HistogramVariant::shared_atomic, n, 1025, h100, s4).copies == 1);

@@ -31,6 +31,13 @@ constexpr int stencil3d_bx = 32;
 constexpr int stencil3d_by = 8;
 /// Launch bounds of tile_2d_halo: 8 blocks of 256 threads per SM (32 registers).
 constexpr int stencil3d_tile_min_blocks = 8;
+/// The 3-D kernels launch through Kokkos' generic TeamPolicy driver on CUDA,
+/// not the layer's block driver (detail/cuda_block_launch.hpp): under the
+/// block driver ptxas recomputes their plane loops' invariants in the loop
+/// (tile_2d_halo float: 188 -> 266 SASS instructions per two planes), and the
+/// H100 bench measured tile_2d_halo float at 0.83x native with it against
+/// 0.97x with Kokkos' driver (perf/NOTES.md, session 5).
+constexpr bool stencil3d_kokkos_driver = true;
 /// Consecutive planes one tile_2d_halo block does (native twin: TILE_ZB).
 constexpr int stencil3d_tile_zb = 8;
 /// CUDA's limit on gridDim.y; more z planes (chunks) are looped over.
@@ -79,7 +86,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx, nby, gz), Dim3(BX, BY)).uses<Tile>();
-  launch<LaunchBounds<BX * BY, stencil3d_tile_min_blocks>>(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<LaunchBounds<BX * BY, stencil3d_tile_min_blocks, stencil3d_kokkos_driver>>(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
     const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
     Tile tile(b);
     PerThread<T, B_t, BX * BY> zm(b), zp(b);  // z neighbours, loaded before the barrier
@@ -192,7 +199,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  launch<LaunchBounds<NT, Sh::template min_blocks<T>()>>(
+  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), stencil3d_kokkos_driver>>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
         const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
         Tile tile(b);
@@ -351,7 +358,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  launch<LaunchBounds<NT, Sh::template min_blocks<T>()>>(
+  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), stencil3d_kokkos_driver>>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
         const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
         Tile tile(b);

@@ -641,12 +641,15 @@ struct GemmDefaultBlocking<float> {
 };
 template <>
 struct GemmDefaultBlocking<double> {
-  // FP64 tensor cores: 64 x 128 x 8, 4 warps of 32 x 64 (2 x 8 mma tiles), 128 threads, 2 blocks
-  // per SM, 3 cp.async stages (36 KB, under the layer's 40 KB): 0.728x / 0.763x cuBLAS DGEMM natively
-  // at 4096^3 / 8192^3 (history/07-session4-gemm/gemm_tune.txt); 128 x 64 is within 1-2 % either way,
-  // 128 x 128 tiles at 1 block per SM lose 10 % (native only, 48 KB), 4 stages do not help.
+  // FP64 tensor cores. The layer: 64 x 128 x 8, 4 warps of 32 x 64 (2 x 8 mma tiles), 128 threads,
+  // 2 blocks per SM, 3 cp.async stages (36 KB, under the layer's 40 KB): 0.790x / 0.831x cuBLAS DGEMM
+  // at 4096^3 / 8192^3 in the tuner (session 5, history/11-session5-tune/tune.txt; session 4's code:
+  // 0.728x / 0.763x). Natively: 128 x 128 tiles, 8 warps of 32 x 64, 4 mma k-steps per barrier
+  // (slices of 32), 3 stages = 192 KB of dynamic shared memory with the opt-in, 1 block per SM:
+  // 0.803x / 0.872x, the best of the 14 candidates at 8192^3 and better than the layer's shape at
+  // both sizes (64 x 128 x 32, 2 stages, 0.833x at 4096^3 but 0.808x at 8192^3).
   using type        = GemmMmaBlocking<64, 128, 32, 64, 2, 3>;
-  using native_type = type;
+  using native_type = GemmMmaBlocking<128, 128, 32, 64, 1, 3, 4>;
   static_assert(type::smem_bytes <= 40 * 1024, "the layer's blocking must fit Kokkos 4.6's ~40 KB of level 0");
 };
 

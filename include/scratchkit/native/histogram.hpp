@@ -96,11 +96,15 @@ struct HistogramBlocking {
 };
 
 /// The blocking of shared_atomic up to histogram_small_bins bins (256 bins is
-/// the target case). Session 4's kernel; scratchkit-histogram-tune decides.
-using HistogramDefaultBlocking = HistogramBlocking<256, 2, 8, 8, HistogramLoad::nc, false>;
+/// the target case), from scratchkit-histogram-tune on the H100 (session 5,
+/// 2^28 floats at +128 B, median of 41 interleaved rounds): session 4's shape
+/// with L1 no-allocate loads, 0.3584 ms = 1.0085x CUB (session 4's nc loads:
+/// 0.3613 ms, 1.0004x; the two CUB rows 0.3615 / 0.3613 ms).
+using HistogramDefaultBlocking = HistogramBlocking<256, 2, 8, 8, HistogramLoad::no_allocate, false>;
 /// The blocking above histogram_small_bins (one sub-histogram, bins in
-/// chunks): session 4's kernel, kept as it was (65536 bins: 7x CUB).
-using HistogramLargeBlocking = HistogramBlocking<256, 2, 8, 1, HistogramLoad::nc, false>;
+/// chunks), from the same run at 65536 bins: 512 threads, 4 blocks per SM,
+/// 2.037 ms = 7.23x CUB (session 4's 256 x 8: 2.214 ms, 6.65x).
+using HistogramLargeBlocking = HistogramBlocking<512, 2, 4, 1, HistogramLoad::nc, false>;
 /// Bins up to which shared_atomic uses HistogramDefaultBlocking.
 constexpr int histogram_small_bins = 1024;
 

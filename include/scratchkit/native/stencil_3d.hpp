@@ -148,11 +148,17 @@ SCRATCHKIT_HD_FORCEINLINE Stencil3DStreamHalo stencil3d_stream_halo(int hi, int 
 /// Whether the z_streaming twins cut their x tile grid from the data's alignment
 /// (stencil3d_tile_shift); false: the plain grid (xs = 0) in both. The tuner times
 /// both grids on 128-byte-offset data ("xs0" / "xsK" lines) whatever this says.
-constexpr bool stencil3d_shift_tiles = true;
+/// Per type, from that tuner on the H100 at 512^3 with the data 128 bytes in
+/// (perf/NOTES.md, session 5): double's default shape gains (0.8125 -> 0.7818 ms,
+/// 88.8 -> 92.3 % of copy), every float shape loses (the default's 128-wide
+/// tiles: 0.4151 -> 0.4756 ms), since a shift of 96 adds a fifth, mostly empty
+/// tile column to each 512-wide row.
+template <class T>
+constexpr bool stencil3d_shift_tiles = sizeof(T) == 8;
 
 template <class Sh, class T>
 inline int stencil3d_tile_shift(const T* row0, long long pitch) {
-  if (!stencil3d_shift_tiles || pitch <= 0) return 0;
+  if (!stencil3d_shift_tiles<T> || pitch <= 0) return 0;
   return transpose_tile_shift(row0, static_cast<std::size_t>(pitch) * sizeof(T), sizeof(T), Sh::TX);
 }
 

@@ -126,28 +126,54 @@ void check_type() {
   }
 }
 
+/// n values from `seed` placed two ways on Exec's memory: `values()`, the
+/// subview [off, off + n) of a View of n + 3 (a start off elements past a
+/// 16-byte boundary), and `column()`, column 0 of an n x 2 View (stride 2)
+/// holding the same values; `host()` the values on the host.
+template <class Exec, class T>
+struct PlacedValues {
+  using Mem = typename Exec::memory_space;
+  std::size_t n, off;
+  Kokkos::View<T*, Mem> base;
+  typename Kokkos::View<T*, Mem>::HostMirror hb;
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem> m;
+
+  PlacedValues(std::size_t n_, std::size_t off_, std::uint64_t seed)
+      : n(n_), off(off_), base("base", n_ + 3), hb(Kokkos::create_mirror(base)), m("m", n_, 2) {
+    fill_values(hb, seed, Range<T>::lo, Range<T>::hi);
+    Kokkos::deep_copy(base, hb);
+    auto hm = Kokkos::create_mirror(m);
+    for (std::size_t i = 0; i < n; ++i) hm(i, 0) = hb(off + i), hm(i, 1) = T(0);
+    Kokkos::deep_copy(m, hm);
+  }
+  auto values() const { return Kokkos::subview(base, std::make_pair(off, off + n)); }
+  auto column() const { return Kokkos::subview(m, Kokkos::ALL, 0); }
+  const T* host() const { return hb.data() + off; }
+};
+
+/// Bins of `counts` (copied to the host) that differ from `ref`.
+template <class Counts>
+std::size_t count_mismatches(const Counts& counts, const std::vector<std::uint32_t>& ref, int bins) {
+  auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
+  std::size_t bad = 0;
+  for (int k = 0; k < bins; ++k) bad += out(k) != ref[static_cast<std::size_t>(k)];
+  return bad;
+}
+
 /// values = subview [off, off + n) of a View of n + 3 (a start off elements
 /// past a 16-byte boundary: the vector loop peels a head), and a strided
 /// column of a 2-D View holding the same values; both against the reference.
 template <class Exec, class T>
 void check_misaligned(std::size_t n, std::size_t off) {
-  using Mem       = typename Exec::memory_space;
   const double lo = Range<T>::lo, hi = Range<T>::hi;
   const auto seed = test::case_seed(n, off, 40 + sizeof(T) + std::is_integral<T>::value);
   CAPTURE(n, off, seed, sizeof(T), std::is_integral<T>::value, Exec::name());
-  Kokkos::View<T*, Mem> base("base", n + 3);
-  auto hb = Kokkos::create_mirror(base);
-  fill_values(hb, seed, lo, hi);
-  Kokkos::deep_copy(base, hb);
-  const auto values = Kokkos::subview(base, std::make_pair(off, off + n));
-  Kokkos::View<T**, Kokkos::LayoutRight, Mem> m("m", n, 2);
-  auto hm = Kokkos::create_mirror(m);
-  for (std::size_t i = 0; i < n; ++i) hm(i, 0) = hb(off + i), hm(i, 1) = T(0);
-  Kokkos::deep_copy(m, hm);
-  const auto column = Kokkos::subview(m, Kokkos::ALL, 0);  // stride 2
-  const std::uint64_t total = in_range(hb.data() + off, n, lo, hi);
+  const PlacedValues<Exec, T> in(n, off, seed);
+  const auto values = in.values();
+  const auto column = in.column();  // stride 2
+  const std::uint64_t total = in_range(in.host(), n, lo, hi);
   for (int bins : {1, 7, 256, 1000, 4099}) {
-    const auto ref = reference(hb.data() + off, n, lo, hi, bins);
+    const auto ref = reference(in.host(), n, lo, hi, bins);
     for (auto v : {HistogramVariant::global_atomic, HistogramVariant::shared_atomic}) {
       check_one<Exec>(v, Backend::layer, values, lo, hi, bins, ref, total);
       check_one<Exec>(v, Backend::layer, column, lo, hi, bins, ref, total);
@@ -163,16 +189,13 @@ void check_plan(std::size_t n, std::size_t off, long long fill, std::size_t max_
   const double lo = Range<T>::lo, hi = Range<T>::hi;
   const auto seed = test::case_seed(n, off + 8 * fill, 60 + sizeof(T) + std::is_integral<T>::value);
   CAPTURE(n, off, fill, max_bytes, seed, sizeof(T), std::is_integral<T>::value, Exec::name());
-  Kokkos::View<T*, Mem> base("base", n + 3);
-  auto hb = Kokkos::create_mirror(base);
-  fill_values(hb, seed, lo, hi);
-  Kokkos::deep_copy(base, hb);
-  const auto values = Kokkos::subview(base, std::make_pair(off, off + n));
+  const PlacedValues<Exec, T> in(n, off, seed);
+  const auto values = in.values();
   detail::HistogramDevice d;
   d.fill_blocks     = fill;
   d.max_block_bytes = max_bytes;
   for (int bins : {7, 256, 1000, 4099}) {
-    const auto ref = reference(hb.data() + off, n, lo, hi, bins);
+    const auto ref = reference(in.host(), n, lo, hi, bins);
     const auto hbins = detail::histogram_bins<T>(lo, hi, static_cast<std::size_t>(bins), "test");
     for (auto v : {HistogramVariant::global_atomic, HistogramVariant::shared_atomic}) {
       const auto plan = detail::histogram_plan(v, n, bins, d);
@@ -180,10 +203,7 @@ void check_plan(std::size_t n, std::size_t off, long long fill, std::size_t max_
       Kokkos::View<std::uint32_t*, Mem> counts("counts", bins);
       Kokkos::deep_copy(counts, count_poison);
       detail::histogram_layer_run(Exec(), v, values, hbins, counts, plan);
-      auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
-      std::size_t bad = 0;
-      for (int k = 0; k < bins; ++k) bad += out(k) != ref[static_cast<std::size_t>(k)];
-      CHECK(bad == 0);
+      CHECK(count_mismatches(counts, ref, bins) == 0);
     }
   }
 }
@@ -197,21 +217,14 @@ void check_blocking(std::size_t n, std::size_t off, long long fill) {
   const double lo = Range<T>::lo, hi = Range<T>::hi;
   const auto seed = test::case_seed(n, off + 8 * fill, 80 + sizeof(T) + Bk::threads + Bk::loads);
   CAPTURE(n, off, fill, seed, sizeof(T), Bk::threads, Bk::loads, Bk::copies, Bk::split, Exec::name());
-  Kokkos::View<T*, Mem> base("base", n + 3);
-  auto hb = Kokkos::create_mirror(base);
-  fill_values(hb, seed, lo, hi);
-  Kokkos::deep_copy(base, hb);
-  const auto values = Kokkos::subview(base, std::make_pair(off, off + n));
-  Kokkos::View<T**, Kokkos::LayoutRight, Mem> m("m", n, 2);
-  auto hm = Kokkos::create_mirror(m);
-  for (std::size_t i = 0; i < n; ++i) hm(i, 0) = hb(off + i), hm(i, 1) = T(0);
-  Kokkos::deep_copy(m, hm);
-  const auto column = Kokkos::subview(m, Kokkos::ALL, 0);  // stride 2
+  const PlacedValues<Exec, T> in(n, off, seed);
+  const auto values = in.values();
+  const auto column = in.column();  // stride 2
   detail::HistogramDevice d;
   d.fill_blocks     = fill;
   d.max_block_bytes = 32640;
   for (int bins : {7, 256, 1000}) {
-    const auto ref   = reference(hb.data() + off, n, lo, hi, bins);
+    const auto ref   = reference(in.host(), n, lo, hi, bins);
     const auto hbins = detail::histogram_bins<T>(lo, hi, static_cast<std::size_t>(bins), "test");
     const auto plan  = detail::histogram_plan(HistogramVariant::shared_atomic, n, bins, d, detail::histogram_shape<Bk>());
     CAPTURE(bins, plan.blocks, plan.copies);
@@ -223,10 +236,7 @@ void check_blocking(std::size_t n, std::size_t off, long long fill) {
         detail::with_source(vals, [&](const auto& src, std::size_t head) {
           detail::histogram_shared_atomic<Bk>(Exec(), detail::histogram_source<Bk>(src), n, head, hbins, counts, plan);
         });
-      auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
-      std::size_t bad = 0;
-      for (int k = 0; k < bins; ++k) bad += out(k) != ref[static_cast<std::size_t>(k)];
-      CHECK(bad == 0);
+      CHECK(count_mismatches(counts, ref, bins) == 0);
     };
     run(values);
     run(column);

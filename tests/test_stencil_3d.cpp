@@ -165,6 +165,21 @@ TEMPLATE_LIST_TEST_CASE("3-D stencil variants agree bit for bit", "[stencil_3d][
   }
 }
 
+/// `out` (any layout) equals `ref` bit for bit, once copied into a contiguous
+/// View of ref's shape, and passes the host reference of `hin` (the input).
+template <class View, class Out, class HostIn, class T>
+void check_against(const Out& out, const View& ref, const HostIn& hin, const std::array<T, 2>& c) {
+  const int nz = static_cast<int>(ref.extent(0)), ny = static_cast<int>(ref.extent(1)),
+            nx = static_cast<int>(ref.extent(2));
+  View got("got", nz, ny, nx);
+  Kokkos::deep_copy(got, out);
+  CHECK(test::same_bits(got, ref));
+  auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got);
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  CAPTURE(res.worst);
+  CHECK(res.bad == 0);
+}
+
 /// z_streaming shape Sh run directly (detail::stencil_3d_zs_at; the public API
 /// runs Stencil3DZsDefault only) against the host reference and, bit for bit,
 /// against the public z_streaming (the default shape): every shape, the
@@ -202,13 +217,7 @@ void check_zs_shape(int nz, int ny, int nx, bool strided, int xs = -1) {
     detail::stencil_3d_zs_at<Sh, true, true>(Exec(), in, out, c[0], c[1], ix, ix, xs);
   }
   Kokkos::fence();
-  View got("got", nz, ny, nx);
-  Kokkos::deep_copy(got, out);
-  CHECK(test::same_bits(got, ref));
-  auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got);
-  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
-  CAPTURE(res.worst);
-  CHECK(res.bad == 0);
+  check_against<View>(out, ref, hin, c);
 }
 
 template <class Exec, class T, class Sh>
@@ -274,13 +283,7 @@ void check_placed(int nz, int ny, int nx, int off, int& shifted) {
   stencil_3d_7pt(Exec(), Stencil3DVariant::z_streaming, in, out, c[0], c[1]);
   Kokkos::fence();
   if (detail::stencil3d_tile_shift<detail::Stencil3DZsDefault<T>>(in.data(), nx) > 0) ++shifted;
-  View got("got", nz, ny, nx);
-  Kokkos::deep_copy(got, out);
-  CHECK(test::same_bits(got, ref));
-  auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got);
-  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
-  CAPTURE(res.worst);
-  CHECK(res.bad == 0);
+  check_against<View>(out, ref, hin, c);
   auto hbout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bout);
   const T poison = test::poison<T>();
   std::size_t before = 0;  // elements of bout before out that changed

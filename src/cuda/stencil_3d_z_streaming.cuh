@@ -20,9 +20,6 @@ namespace native {
 namespace cuda {
 namespace detail {
 
-/// CUDA's limit on gridDim.y; more z chunks are looped over.
-constexpr int zs_max_grid_y = 65535;
-
 using scratchkit::detail::stencil3d_stream_halo;
 using scratchkit::detail::Stencil3DStreamHalo;
 
@@ -214,11 +211,9 @@ inline auto zs_kernel() {
 /// perf tuner also times xs = 0 on shifted data).
 template <class S, class Sh>
 void stencil_3d_z_streaming(const S* in, S* out, int nz, int ny, int nx, S c0, S c1, cudaStream_t stream, int xs) {
-  const int nchunks = ceil_div(nz, Sh::ZC);
-  const int nbx     = ceil_div(nx + xs, Sh::TX);
-  const dim3 grid(static_cast<unsigned>(static_cast<long long>(nbx) * ceil_div(ny, Sh::TY)),
-                  std::min(nchunks, zs_max_grid_y));
-  zs_kernel<S, Sh>()<<<grid, dim3(32, Sh::BY), 0, stream>>>(in, out, nz, ny, nx, nbx, nchunks, xs, c0, c1);
+  const auto g = scratchkit::detail::stencil3d_zs_grid<Sh>(nz, ny, nx, xs);
+  const dim3 grid(static_cast<unsigned>(static_cast<long long>(g.nbx) * g.nby), static_cast<unsigned>(g.gy));
+  zs_kernel<S, Sh>()<<<grid, dim3(32, Sh::BY), 0, stream>>>(in, out, nz, ny, nx, g.nbx, g.nchunks, xs, c0, c1);
   SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_z_streaming");
 }
 

@@ -194,8 +194,8 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
   static_assert(BX == 32, "z_streaming: a warp per tile row segment");
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
             nx = static_cast<int>(in.extent(2));
-  const int nbx = ceil_div(nx + xs, TX), nby = ceil_div(ny, TY), nchunks = ceil_div(nz, ZC);
-  const int gy  = std::min(nchunks, stencil3d_max_grid_y);
+  const auto grid = stencil3d_zs_grid<Sh>(nz, ny, nx, xs);
+  const int nbx = grid.nbx, nby = grid.nby, nchunks = grid.nchunks, gy = grid.gy;
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
@@ -353,8 +353,8 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
   static_assert(BX == 32, "z_streaming: a warp per tile row segment");
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
             nx = static_cast<int>(in.extent(2));
-  const int nbx = ceil_div(nx + xs, TX), nby = ceil_div(ny, TY), nchunks = ceil_div(nz, ZC);
-  const int gy  = std::min(nchunks, stencil3d_max_grid_y);
+  const auto grid = stencil3d_zs_grid<Sh>(nz, ny, nx, xs);
+  const int nbx = grid.nbx, nby = grid.nby, nchunks = grid.nchunks, gy = grid.gy;
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();

@@ -162,6 +162,21 @@ inline int stencil3d_tile_shift(const T* row0, long long pitch) {
   return transpose_tile_shift(row0, static_cast<std::size_t>(pitch) * sizeof(T), sizeof(T), Sh::TX);
 }
 
+/// The z_streaming launch grid of shape Sh, the same on both twins: x = the
+/// nbx x nby x-y tiles (x fastest; the x grid shifted by xs, stencil3d_tile_shift),
+/// y = the nchunks z chunks of Sh::ZC planes, at most gy = CUDA's 65535 grid
+/// rows (a block loops over the chunks ch, ch + gy, ...).
+struct Stencil3DZsGrid {
+  int nbx, nby, nchunks, gy;
+};
+
+template <class Sh>
+inline Stencil3DZsGrid stencil3d_zs_grid(int nz, int ny, int nx, int xs) {
+  const auto up      = [](int a, int b) { return (a + b - 1) / b; };
+  const int nchunks  = up(nz, Sh::ZC);
+  return {up(nx + xs, Sh::TX), up(ny, Sh::TY), nchunks, nchunks < 65535 ? nchunks : 65535};
+}
+
 /// What does not change along z for a thread's N outputs (k = 0 .. N-1, at y +
 /// BY*(k/RX), x + 32*(k%RX)): bit k set when output k is inside the grid
 /// (x may be negative on a shifted grid), bit N + k when it is interior in x

@@ -30,6 +30,7 @@
 
 #include "histogram_shared.cuh"
 #define SCRATCHKIT_TUNE_NAME "histogram_tune"
+#include "hold_stream.cuh"
 #include "tune_common.cuh"
 
 #include <cub/device/device_histogram.cuh>
@@ -51,15 +52,6 @@ using sk::HistogramLoad;
 using HL = HistogramLoad;
 
 constexpr double lo = -1.0, hi = 1.0;
-
-/// Spins one thread for `ns` ns of the global timer (scratchkit-bench's hold_stream).
-__global__ void hold_kernel(unsigned long long ns) {
-  unsigned long long t0, t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  } while (t - t0 < ns);
-}
 
 /// Reference: one global atomic per value, the library's binning.
 template <class C>
@@ -217,7 +209,7 @@ void time_all(const Problem& p, std::vector<Candidate>& cs, int rounds) {
   for (int r = 0; r < warmups + rounds; ++r)
     for (auto& c : cs) {
       c.prepare(s);
-      hold_kernel<<<1, 1, 0, s>>>(300000);  // 300 us: far above the enqueue time of either call
+      scratchkit::perf::hold_stream<<<1, 1, 0, s>>>(300000);  // 300 us: far above the enqueue time of either call
       TUNE_CUDA(cudaGetLastError());
       TUNE_CUDA(cudaEventRecord(a, s));
       c.run(s);

@@ -39,6 +39,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "hold_stream.cuh"
+#endif
+
 namespace scratchkit {
 namespace perf {
 
@@ -71,14 +75,7 @@ struct Sample {
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
-/// Spins one thread for `ns` nanoseconds of the GPU's global timer.
-__global__ void hold_stream(unsigned long long ns) {
-  unsigned long long t0, t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  } while (t - t0 < ns);
-}
+using scratchkit::perf::hold_stream;
 
 void cuda_check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string("scratchkit-bench: ") + what + ": " + cudaGetErrorString(e));

@@ -19,10 +19,10 @@ namespace {
 
 // Fills the whole dynamic pool and reads it back after a barrier; out(blk)
 // counts mismatches. Used to run a launch whose pool is over level 0.
-template <class Exec>
+template <class Exec, class Bounds = NoLaunchBounds>
 void fill_pool(const Kokkos::View<int*, typename Exec::memory_space>& out, const LaunchParams& p) {
   using B = Block<Exec>;
-  launch(Exec(), "test::fill_pool", p, KOKKOS_LAMBDA(const B& b) {
+  launch<Bounds>(Exec(), "test::fill_pool", p, KOKKOS_LAMBDA(const B& b) {
     auto pool   = DynamicSharedArray<int>::get(b);
     const int n = b.num_threads();
     const int m = static_cast<int>(pool.size());
@@ -42,9 +42,12 @@ void fill_pool(const Kokkos::View<int*, typename Exec::memory_space>& out, const
 
 TEMPLATE_LIST_TEST_CASE("Scratch over the level-0 limit is rejected with the numbers", "[layer][launch][bad-input]",
                         test::Spaces) {
-  using Exec         = TestType;
-  const auto avail   = static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>::scratch_size_max(0));
-  const auto fits    = LaunchParams(Dim3(1), Dim3(64)).shared_mem_bytes(avail - 256);
+  using Exec = TestType;
+  // The layer's limit for blocks of 64 threads: Kokkos' scratch_size_max(0),
+  // or on CUDA with the layer's block driver the device's opt-in maximum
+  // less the team space (the test below checks which).
+  const auto avail = plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(64))).level0_max;
+  const auto fits  = LaunchParams(Dim3(1), Dim3(64)).shared_mem_bytes(avail - 256);
   const auto plan    = plan_launch<Exec>(fits);
   CHECK(plan.scratch_level == 0);
   CHECK(plan.scratch_bytes <= avail);
@@ -59,9 +62,9 @@ TEMPLATE_LIST_TEST_CASE("Scratch over the level-0 limit is rejected with the num
   Kokkos::View<int*, typename Exec::memory_space> out("out", 1);
   CHECK_THROWS_AS(fill_pool<Exec>(out, p), LaunchError);
 
-  // A request far beyond any memory (the 220 KB that hangs Kokkos 4.6 on an
-  // H100, and more) is refused the same way.
-  CHECK_THROWS_AS(plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(64)).shared_mem_bytes(220 * 1024)), LaunchError);
+  // Over 227 KB (the most an H100 block can have) and far beyond any
+  // memory: refused the same way.
+  CHECK_THROWS_AS(plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(64)).shared_mem_bytes(228 * 1024)), LaunchError);
   CHECK_THROWS_AS(plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(64)).shared_mem_bytes(std::size_t(1) << 40)),
                   LaunchError);
   // Static arrays count too.
@@ -72,7 +75,7 @@ TEMPLATE_LIST_TEST_CASE("Scratch over the level-0 limit is rejected with the num
 
 TEMPLATE_LIST_TEST_CASE("Level-1 fallback runs a pool larger than level 0", "[layer][launch]", test::Spaces) {
   using Exec       = TestType;
-  const auto avail = static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>::scratch_size_max(0));
+  const auto avail = plan_launch<Exec>(LaunchParams(Dim3(3), Dim3(128))).level0_max;
   const std::size_t bytes = (avail + 4096) / 4 * 4;
   const auto p = LaunchParams(Dim3(3), Dim3(128)).shared_mem_bytes(bytes).fallback(ScratchFallback::level1);
   const auto plan = plan_launch<Exec>(p);
@@ -81,6 +84,44 @@ TEMPLATE_LIST_TEST_CASE("Level-1 fallback runs a pool larger than level 0", "[la
   fill_pool<Exec>(out, p);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   for (int i = 0; i < 3; ++i) CHECK(h(i) == 0);
+}
+
+TEST_CASE("Level-0 scratch above 48 KB on CUDA: the layer's block driver opts in", "[layer][launch][gpu]") {
+#if !defined(KOKKOS_ENABLE_CUDA)
+  SKIP("Kokkos was built without CUDA");
+#elif !SCRATCHKIT_CUDA_BLOCK_DRIVER
+  SKIP("this Kokkos version launches the layer on Kokkos' own driver: level 0 is Kokkos' limit");
+#else
+  if (Kokkos::Cuda().cuda_device_prop().sharedMemPerBlockOptin <= 48 * 1024) SKIP("no opt-in on this device");
+  using Exec      = Kokkos::Cuda;
+  const int optin = static_cast<int>(Kokkos::Cuda().cuda_device_prop().sharedMemPerBlockOptin);
+  // Blocks of 256 threads: the opt-in maximum less the team space ((256 + 2)
+  // doubles, rounded up to 128 bytes), plus the 128 bytes of slack the plan
+  // counts and the driver does not place.
+  const auto plan = plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(256)));
+  CHECK(plan.level0_max == static_cast<std::size_t>(optin - 2176 + 128));
+  const std::size_t dyn_max = plan.level0_max - 128;  // the largest dynamic pool of those blocks
+  Kokkos::View<int*, Kokkos::CudaSpace> out("out", 7);
+  for (std::size_t bytes : {std::size_t(48 * 1024 + 4), std::size_t(100 * 1024), std::size_t(192 * 1024), dyn_max}) {
+    CAPTURE(bytes, optin);
+    const auto p = LaunchParams(Dim3(7), Dim3(256)).shared_mem_bytes(bytes);
+    CHECK(plan_launch<Exec>(p).scratch_level == 0);
+    Kokkos::deep_copy(out, -1);
+    fill_pool<Exec>(out, p);  // every word written, read back by another thread after a barrier
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    for (int i = 0; i < 7; ++i) CHECK(h(i) == 0);
+  }
+  CHECK_THROWS_WITH(plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(256)).shared_mem_bytes(dyn_max + 8)),
+                    ContainsSubstring(std::to_string(plan.level0_max) + " bytes available"));
+  // Two blocks of 150 KB cannot share an SM: launch bounds asking for that are refused before launch.
+  using TwoPerSm = LaunchBounds<256, 2>;
+  CHECK_THROWS_WITH((fill_pool<Exec, TwoPerSm>(out, LaunchParams(Dim3(7), Dim3(256)).shared_mem_bytes(150 * 1024))),
+                    ContainsSubstring("2 blocks per SM"));
+  // Bounds that ask for Kokkos' own driver keep Kokkos' limit.
+  using KokkosDriver = LaunchBounds<0, 0, true>;
+  CHECK(plan_launch<Exec, KokkosDriver>(LaunchParams(Dim3(1), Dim3(256))).level0_max ==
+        static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>::scratch_size_max(0)));
+#endif
 }
 
 TEST_CASE("Block shapes outside CUDA's limits are rejected", "[layer][launch][bad-input]") {

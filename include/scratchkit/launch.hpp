@@ -229,17 +229,51 @@ const std::string& cached_label(const char* label) {
   return s;
 }
 
+/// The backend's level-0 and level-1 scratch limits per team. They are
+/// properties of the device Kokkos was initialised on, and asking Kokkos::Cuda
+/// constructs an execution-space instance (a heap allocation) per query, so
+/// they are read once per process and space.
+template <class ExecSpace>
+struct ScratchLimits {
+  std::size_t level0, level1;
+  static const ScratchLimits& get() {
+    using policy_type = Kokkos::TeamPolicy<ExecSpace>;
+    static const ScratchLimits limits{static_cast<std::size_t>(policy_type::scratch_size_max(0)),
+                                      static_cast<std::size_t>(policy_type::scratch_size_max(1))};
+    return limits;
+  }
+};
+
+/// Whether a level-0 launch on ExecSpace with these bounds runs on the
+/// layer's CUDA block driver (detail/cuda_block_launch.hpp).
+template <class ExecSpace, class Bounds>
+constexpr bool block_driver_launch =
+#if SCRATCHKIT_CUDA_BLOCK_DRIVER
+    std::is_same<ExecSpace, Kokkos::Cuda>::value && !Bounds::kokkos_driver;
+#else
+    false;
+#endif
+
+/// The level-0 limit of a launch (as LaunchPlan::scratch_bytes counts it) for
+/// blocks of `threads` threads: the block driver opts in to the device's
+/// whole per-block shared memory (227 KB on an H100) less the team space it
+/// keeps; elsewhere Kokkos' TeamPolicy::scratch_size_max(0) (Kokkos 4.6 on
+/// CUDA: 48 KB less ~8 KB it reserves).
+template <class ExecSpace, class Bounds>
+std::size_t level0_max(int threads) {
+#if SCRATCHKIT_CUDA_BLOCK_DRIVER
+  if constexpr (block_driver_launch<ExecSpace, Bounds>) return cuda_block_level0_max(threads);
+#endif
+  (void)threads;
+  return ScratchLimits<ExecSpace>::get().level0;
+}
+
 /// Runs one launch with the functor for scratch level `Level`.
 template <class Bounds, int Level, class ExecSpace, class F>
 void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParams& p, LaunchPlan plan,
                      const F& body) {
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_threads, Bounds::min_blocks>>;
-  // The layer's CUDA block driver takes level-0 launches unless the bounds ask for Kokkos' own.
-#if SCRATCHKIT_CUDA_BLOCK_DRIVER
-  constexpr bool direct = std::is_same<ExecSpace, Kokkos::Cuda>::value && Level == 0 && !Bounds::kokkos_driver;
-#else
-  constexpr bool direct = false;
-#endif
+  constexpr bool direct = block_driver_launch<ExecSpace, Bounds> && Level == 0;
   using functor_type = BlockFunctor<ExecSpace, F, Level, direct>;
   const functor_type functor{body, plan.geometry};
   // The backend's team limit for this functor and scratch size. On a GPU it
@@ -249,18 +283,32 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
   struct TeamMaxCache {
     int device = -1;
     std::size_t scratch = 0;
+    int threads  = 0;  // the block driver's shared memory depends on it (its team space)
     int team_max = 0;
   };
   static thread_local TeamMaxCache cache;
   const int device = device_key(exec);
   int team_max;
-  if (device >= 0 && cache.device == device && cache.scratch == plan.scratch_bytes) {
+  if (device >= 0 && cache.device == device && cache.scratch == plan.scratch_bytes &&
+      cache.threads == plan.logical_threads) {
     team_max = cache.team_max;
   } else {
-    team_max = policy_type(exec, plan.league_size, 1, 1)
-                   .set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)))
-                   .team_size_max(functor, Kokkos::ParallelForTag());
-    if (device >= 0) cache = TeamMaxCache{device, plan.scratch_bytes, team_max};
+#if SCRATCHKIT_CUDA_BLOCK_DRIVER
+    if constexpr (direct) {
+      // The block driver's own answer, which covers scratch above 48 KB
+      // (Kokkos' team_size_max answers 0 there): CUDA's occupancy
+      // calculator for the kernel with the block's shared memory.
+      using driver_type = Kokkos::Impl::ParallelFor<functor_type, policy_type, Kokkos::Cuda>;
+      const std::size_t shmem = cuda_block_reserve(plan.logical_threads) + plan.scratch_bytes - base_alignment;
+      team_max = driver_type::team_size_max(exec, static_cast<int>(shmem), Bounds::min_blocks);
+    } else
+#endif
+    {
+      team_max = policy_type(exec, plan.league_size, 1, 1)
+                     .set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)))
+                     .team_size_max(functor, Kokkos::ParallelForTag());
+    }
+    if (device >= 0) cache = TeamMaxCache{device, plan.scratch_bytes, plan.logical_threads, team_max};
   }
   if (is_gpu_space<ExecSpace>::value) {
     if (plan.logical_threads > team_max) {
@@ -290,28 +338,15 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
                        functor);
 }
 
-/// The backend's level-0 and level-1 scratch limits per team. They are
-/// properties of the device Kokkos was initialised on, and asking Kokkos::Cuda
-/// constructs an execution-space instance (a heap allocation) per query, so
-/// they are read once per process and space.
-template <class ExecSpace>
-struct ScratchLimits {
-  std::size_t level0, level1;
-  static const ScratchLimits& get() {
-    using policy_type = Kokkos::TeamPolicy<ExecSpace>;
-    static const ScratchLimits limits{static_cast<std::size_t>(policy_type::scratch_size_max(0)),
-                                      static_cast<std::size_t>(policy_type::scratch_size_max(1))};
-    return limits;
-  }
-};
-
 }  // namespace detail
 
 /// Validates a launch and computes its mapping onto a Kokkos TeamPolicy.
 /// Throws LaunchError (naming the requested and allowed values) for a block
 /// shape the backend cannot run, a grid too large, scratch over the limit, or
-/// dynamic partitions past the pool. Nothing is launched.
-template <class ExecSpace>
+/// dynamic partitions past the pool. Nothing is launched. `Bounds`: the
+/// launch bounds launch() will be given (they decide, on CUDA, which driver
+/// runs the launch and so its level-0 limit).
+template <class ExecSpace, class Bounds = NoLaunchBounds>
 LaunchPlan plan_launch(const LaunchParams& p) {
   LaunchPlan plan;
   const Dim3 g = p.grid(), b = p.block();
@@ -344,7 +379,7 @@ LaunchPlan plan_launch(const LaunchParams& p) {
     begin_error(err);
     err << "block scratch request of static " << p.static_bytes() << " + dynamic " << p.dynamic_bytes()
         << " bytes is beyond any device (level-0 scratch has "
-        << detail::ScratchLimits<ExecSpace>::get().level0 << " bytes available per team)";
+        << detail::level0_max<ExecSpace, Bounds>(static_cast<int>(b.count())) << " bytes available per team)";
     throw LaunchError(err.str());
   }
 
@@ -353,7 +388,7 @@ LaunchPlan plan_launch(const LaunchParams& p) {
   const std::size_t dyn_begin = detail::round_up(p.static_bytes(), detail::base_alignment);
   // The base is raised to 128 bytes inside the kernel: request the slack too.
   plan.scratch_bytes = detail::round_up(dyn_begin + p.dynamic_bytes() + detail::base_alignment, 8);
-  plan.level0_max    = detail::ScratchLimits<ExecSpace>::get().level0;
+  plan.level0_max    = detail::level0_max<ExecSpace, Bounds>(plan.logical_threads);
   plan.level1_max    = detail::ScratchLimits<ExecSpace>::get().level1;
   plan.geometry      = detail::BlockGeometry(g, b, p.static_bytes(), p.dynamic_bytes(), dyn_begin);
 
@@ -384,7 +419,7 @@ LaunchPlan plan_launch(const LaunchParams& p) {
 /// `launch<LaunchBounds<256, 2>>(exec, label, params, body)`.
 template <class Bounds = NoLaunchBounds, class ExecSpace, class F>
 void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const F& body) {
-  LaunchPlan plan = plan_launch<ExecSpace>(p);
+  LaunchPlan plan = plan_launch<ExecSpace, Bounds>(p);
   if (Bounds::max_threads > 0 && plan.logical_threads > static_cast<long long>(Bounds::max_threads)) {
     std::ostringstream err;
     err << "scratchkit: cannot launch '" << label << "': block of " << plan.logical_threads << " threads "

@@ -42,8 +42,11 @@ struct BlockFunctor;
 }  // namespace scratchkit
 
 #if SCRATCHKIT_CUDA_BLOCK_DRIVER
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 
 namespace scratchkit {
@@ -62,6 +65,32 @@ inline bool cuda_team_space() {
     return !(v && std::strcmp(v, "0") == 0);
   }();
   return keep;
+}
+
+/// Shared memory the block driver places before a block's scratch: the
+/// team-collective space, if kept, rounded up to the layer's base alignment
+/// so that the scratch after it starts aligned.
+inline int cuda_block_reserve(int team_size) {
+  constexpr int align = static_cast<int>(base_alignment);
+  const int reserve   = cuda_team_space() ? static_cast<int>(sizeof(double)) * (team_size + 2) : 0;
+  return (reserve + align - 1) / align * align;
+}
+
+/// The most shared memory a block may have on the device Kokkos runs on,
+/// with CUDA's opt-in (cudaDevAttrMaxSharedMemoryPerBlockOptin: 227 KB on an
+/// H100, 48 KB without the opt-in). Read once per process.
+inline int cuda_block_shmem_optin() {
+  static const int bytes = static_cast<int>(Kokkos::Cuda().cuda_device_prop().sharedMemPerBlockOptin);
+  return bytes;
+}
+
+/// The level-0 request (LaunchPlan::scratch_bytes, which includes
+/// base_alignment bytes of slack the driver does not need) that a block of
+/// `team_size` threads can have on the block driver.
+inline std::size_t cuda_block_level0_max(int team_size) {
+  const long long m =
+      static_cast<long long>(cuda_block_shmem_optin()) - cuda_block_reserve(team_size) + base_alignment;
+  return m > 0 ? static_cast<std::size_t>(m) : 0;
 }
 }  // namespace detail
 }  // namespace scratchkit
@@ -104,9 +133,79 @@ class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>, Ko
     if (m_league_size == 0) return;
     const dim3 grid(static_cast<unsigned>(m_league_size), 1, 1);
     const dim3 block(1, static_cast<unsigned>(m_team_size), 1);  // vector length 1: team rank = threadIdx.y
-    CudaParallelLaunch<ParallelFor, LaunchBounds>(*this, grid, block, m_shmem_begin + m_shmem_size,
-                                                  m_policy.space().impl_internal_space_instance());
+    const int shmem           = m_shmem_begin + m_shmem_size;
+    const CudaInternal* space = m_policy.space().impl_internal_space_instance();
+    if (shmem <= static_cast<int>(space->m_deviceProp.sharedMemPerBlock)) {
+      CudaParallelLaunch<ParallelFor, LaunchBounds>(*this, grid, block, shmem, space);
+      return;
+    }
+    // Above 48 KB: CUDA's opt-in, which Kokkos' launch does not take (it
+    // rejects any request over sharedMemPerBlock). The same kernel function
+    // and launch mechanism Kokkos would use, after raising the function's
+    // dynamic shared memory limit, as a native kernel does.
+    using Invoker = CudaParallelLaunchKernelInvoker<ParallelFor, LaunchBounds,
+                                                    DeduceCudaLaunchMechanism<ParallelFor>::launch_mechanism>;
+    static std::mutex mutex;  // one attribute update and launch of this kernel at a time, as in Kokkos
+    std::lock_guard<std::mutex> lock(mutex);
+    allow_shmem(space, shmem);
+    desul::ensure_cuda_lock_arrays_on_device();
+    Invoker::invoke_kernel(*this, grid, block, shmem, space);
   }
+
+  /// The largest block (threads, a multiple of 32 unless the kernel's own
+  /// limit is not) of this kernel that fits `min_blocks` times on an SM with
+  /// `shmem` bytes of dynamic shared memory; 0 if none does. launch() asks it
+  /// before every new scratch size (cached there); Kokkos' team_size_max
+  /// would answer 0 above 48 KB.
+  static int team_size_max(const Kokkos::Cuda& exec, int shmem, int min_blocks) {
+    using Invoker = CudaParallelLaunchKernelInvoker<ParallelFor, LaunchBounds,
+                                                    DeduceCudaLaunchMechanism<ParallelFor>::launch_mechanism>;
+    const CudaInternal* space = exec.impl_internal_space_instance();
+    if (shmem > detail_optin(space)) return 0;
+    if (shmem > static_cast<int>(space->m_deviceProp.sharedMemPerBlock)) allow_shmem(space, shmem);
+    const cudaFuncAttributes attr =
+        CudaParallelLaunch<ParallelFor, LaunchBounds>::get_cuda_func_attributes(space->m_cudaDev);
+    KOKKOS_IMPL_CUDA_SAFE_CALL(cudaSetDevice(space->m_cudaDev));
+    const int need = min_blocks > 1 ? min_blocks : 1;
+    for (int t = attr.maxThreadsPerBlock; t > 0; t = (t % 32) ? t / 32 * 32 : t - 32) {
+      int blocks = 0;
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Invoker::get_kernel_func(), t,
+                                                        static_cast<std::size_t>(shmem)) != cudaSuccess) {
+        (void)cudaGetLastError();  // not sticky: clear it, report "does not fit"
+        return 0;
+      }
+      if (blocks >= need) return t;
+    }
+    return 0;
+  }
+
+ private:
+  static int detail_optin(const CudaInternal* space) {
+    return static_cast<int>(space->m_deviceProp.sharedMemPerBlockOptin);
+  }
+
+  /// Raises this kernel's dynamic shared memory limit to `shmem` bytes on
+  /// the instance's device (cudaFuncAttributeMaxDynamicSharedMemorySize),
+  /// once per larger value.
+  static void allow_shmem(const CudaInternal* space, int shmem) {
+    using Invoker = CudaParallelLaunchKernelInvoker<ParallelFor, LaunchBounds,
+                                                    DeduceCudaLaunchMechanism<ParallelFor>::launch_mechanism>;
+    static std::mutex mutex;
+    static std::map<int, int> allowed;  // device -> bytes set
+    std::lock_guard<std::mutex> lock(mutex);
+    int& a = allowed[space->m_cudaDev];
+    if (a >= shmem) return;
+    const cudaError_t e = space->cuda_func_set_attribute_wrapper(
+        Invoker::get_kernel_func(), cudaFuncAttributeMaxDynamicSharedMemorySize, shmem);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      Kokkos::Impl::throw_runtime_exception(std::string("scratchkit: cannot allow ") + std::to_string(shmem) +
+                                            " bytes of shared memory per block: " + cudaGetErrorString(e));
+    }
+    a = shmem;
+  }
+
+ public:
 
   ParallelFor(const functor_type& f, const Policy& p)
       : m_functor(f),
@@ -125,17 +224,16 @@ class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>, Ko
     // rounding (base_alignment bytes at the end of the request) is then not
     // needed, and the total stays below what Kokkos' own driver asks for.
     constexpr int align = static_cast<int>(scratchkit::detail::base_alignment);
-    const int reserve =
-        scratchkit::detail::cuda_team_space() ? static_cast<int>(sizeof(double)) * (m_team_size + 2) : 0;
     const int requested = static_cast<int>(p.scratch_size(0, m_team_size));
-    m_shmem_begin       = (reserve + align - 1) / align * align;
+    m_shmem_begin       = scratchkit::detail::cuda_block_reserve(m_team_size);
     m_shmem_size        = requested > align ? requested - align : 0;
-    const int max_shmem = m_policy.space().cuda_device_prop().sharedMemPerBlock;
+    // Up to the opt-in limit (execute() raises the kernel's limit above 48 KB).
+    const int max_shmem = detail_optin(m_policy.space().impl_internal_space_instance());
     if (m_shmem_begin + m_shmem_size > max_shmem)
       Kokkos::Impl::throw_runtime_exception(
           std::string("scratchkit: block scratch of ") + std::to_string(m_shmem_size) + " + " +
           std::to_string(m_shmem_begin) + " bytes is over the device's " + std::to_string(max_shmem) +
-          " bytes of shared memory per block");
+          " bytes of shared memory per block (with the opt-in)");
     // The team size was checked against this kernel's limit by launch()
     // (launch_at_level, cached per kernel): Kokkos' driver repeats that
     // occupancy calculation on every launch, this one does not.

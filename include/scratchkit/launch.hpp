@@ -268,6 +268,13 @@ std::size_t level0_max(int threads) {
   return ScratchLimits<ExecSpace>::get().level0;
 }
 
+/// The scratch a launch requests per team: static arrays, then the dynamic
+/// pool at the next 128-byte boundary, plus 128 bytes of slack (the base is
+/// raised to 128 bytes inside the kernel), rounded up to 8 bytes.
+inline std::size_t scratch_request(const LaunchParams& p) {
+  return round_up(round_up(p.static_bytes(), base_alignment) + p.dynamic_bytes() + base_alignment, 8);
+}
+
 /// Runs one launch with the functor for scratch level `Level`.
 template <class Bounds, int Level, class ExecSpace, class F>
 void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParams& p, LaunchPlan plan,
@@ -386,8 +393,7 @@ LaunchPlan plan_launch(const LaunchParams& p) {
   plan.league_size     = static_cast<int>(g.count());
   plan.logical_threads = static_cast<int>(b.count());
   const std::size_t dyn_begin = detail::round_up(p.static_bytes(), detail::base_alignment);
-  // The base is raised to 128 bytes inside the kernel: request the slack too.
-  plan.scratch_bytes = detail::round_up(dyn_begin + p.dynamic_bytes() + detail::base_alignment, 8);
+  plan.scratch_bytes          = detail::scratch_request(p);
   plan.level0_max    = detail::level0_max<ExecSpace, Bounds>(plan.logical_threads);
   plan.level1_max    = detail::ScratchLimits<ExecSpace>::get().level1;
   plan.geometry      = detail::BlockGeometry(g, b, p.static_bytes(), p.dynamic_bytes(), dyn_begin);
@@ -410,6 +416,17 @@ LaunchPlan plan_launch(const LaunchParams& p) {
     throw LaunchError(err.str());
   }
   return plan;
+}
+
+/// Whether the scratch of a launch with these parameters fits in level 0 on
+/// ExecSpace for a launch with these bounds, as plan_launch will count it:
+/// what a kernel that picks its tile size at run time asks (as a native one
+/// reads cudaDeviceProp::sharedMemPerBlockOptin). Checks nothing else.
+template <class ExecSpace, class Bounds = NoLaunchBounds>
+bool fits_level0(const LaunchParams& p) {
+  constexpr std::size_t absurd = std::size_t(1) << 48;
+  if (p.static_bytes() > absurd || p.dynamic_bytes() > absurd) return false;
+  return detail::scratch_request(p) <= detail::level0_max<ExecSpace, Bounds>(static_cast<int>(p.block().count()));
 }
 
 /// Launches `body(const Block<ExecSpace>&)` once per block of the grid on

@@ -22,6 +22,16 @@ inline cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
 
 inline int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
 
+/// The most shared memory a block may have on the current device with the
+/// opt-in (cudaDevAttrMaxSharedMemoryPerBlockOptin: 227 KB on an H100).
+inline int shared_per_block_optin() {
+  int dev = 0, optin = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
+        "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
+  return optin;
+}
+
 }  // namespace detail
 }  // namespace cuda
 }  // namespace native

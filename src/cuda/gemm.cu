@@ -122,6 +122,15 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
       SCRATCHKIT_CUDA_CHECK_LAUNCH("gemm_tiled_double_buffered");
       return;
     case GemmVariant::register_blocked:
+      if constexpr (Blk::tensor_core) {
+        // A device with less shared memory per block than the blocking's stages (an A100's 163 KB)
+        // runs the layer's fallback blocking, as the layer does there (detail::gemm_register_blocked_default).
+        if (Blk::smem_bytes > detail::shared_per_block_optin()) {
+          using Small = typename scratchkit::detail::GemmDefaultBlocking<S>::type;
+          detail::gemm_register_blocked<S, Small>(M, N, K, alpha, A, B, beta, C, s);
+          return;
+        }
+      }
       detail::gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s);
       return;
   }

@@ -391,6 +391,31 @@ void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_t
   }
 }
 
+/// GemmVariant::register_blocked with the default blocking of the type. For
+/// double on a GPU the layer takes the native twin's blocking
+/// (GemmDefaultBlocking<double>::native_type, 192 KB of stages) where a launch
+/// can have that much level-0 scratch (the layer's CUDA block driver opts in
+/// to it on a device with enough shared memory per block, as the native twin
+/// does), else GemmDefaultBlocking<double>::type (36 KB, within Kokkos' own
+/// level 0). Either gives the same bits (one ordered chain per element of C).
+template <class ExecSpace, class AV, class BV, class CV>
+void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+                                   const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+  using Scalar = typename CV::non_const_value_type;
+  using D      = GemmDefaultBlocking<Scalar>;
+  if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
+    using NB      = typename D::native_type;
+    const auto np = LaunchParams(Dim3(1), Dim3(NB::threads))
+                        .uses<SharedArray<double, NB::stages * NB::a_stage, 16>,
+                              SharedArray<double, NB::stages * NB::b_stage, 16>>();
+    if (fits_level0<ExecSpace, LaunchBounds<NB::threads, NB::min_blocks>>(np)) {
+      gemm_register_blocked<NB>(exec, alpha, A, B, beta, C);
+      return;
+    }
+  }
+  gemm_register_blocked<typename D::type>(exec, alpha, A, B, beta, C);
+}
+
 }  // namespace detail
 
 /// C = alpha*A*B + beta*C for M x K A, K x N B, M x N C, on `backend`.
@@ -453,7 +478,7 @@ void gemm(const ExecSpace& exec, GemmVariant variant, typename CV::non_const_val
       detail::gemm_tiled_double_buffered(exec, alpha, A, B, beta, C);
       return;
     case GemmVariant::register_blocked:
-      detail::gemm_register_blocked<typename detail::GemmDefaultBlocking<Scalar>::type>(exec, alpha, A, B, beta, C);
+      detail::gemm_register_blocked_default(exec, alpha, A, B, beta, C);
       return;
   }
   throw UnsupportedError(std::string("scratchkit::gemm: variant ") + name(variant) + " is not implemented on the layer");

@@ -41,7 +41,9 @@ constexpr int stencil1d_min_blocks = 8;
 /// loads one weight per LDS from a per-thread register address; the native twin's
 /// weights are `smem + round16(...)`, and nvcc reads them four at a time with
 /// LDS.128 from a uniform register (SASS, session 6). Only for level-0 scratch
-/// (shared memory) of a CUDA launch.
+/// (shared memory) of a CUDA launch: halo_tile sets no level-1 fallback, so its
+/// level-1 instantiation (compiled by launch()) never runs. Candidate for the
+/// layer core (a DynamicSharedArray whose offset carries its alignment).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T* stencil1d_shared16(T* p) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)

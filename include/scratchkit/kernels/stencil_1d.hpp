@@ -33,6 +33,31 @@ constexpr int stencil1d_block = 256;
 /// registers (the weight loop unrolls) and fit fewer blocks.
 constexpr int stencil1d_min_blocks = 8;
 
+/// p, a 16-byte aligned pointer into level-0 scratch, rebuilt on CUDA as the
+/// start of the dynamic shared window plus its 32-bit offset with the low four
+/// bits visibly clear (a no-op at run time). The layer's dynamic partitions sit
+/// at run-time offsets (captured partition offset + the block's dynamic start),
+/// whose alignment nvcc does not see through assume_aligned, so the weights loop
+/// loads one weight per LDS from a per-thread register address; the native twin's
+/// weights are `smem + round16(...)`, and nvcc reads them four at a time with
+/// LDS.128 from a uniform register (SASS, session 6). Only for level-0 scratch
+/// (shared memory) of a CUDA launch: halo_tile sets no level-1 fallback, so its
+/// level-1 instantiation (compiled by launch()) never runs. Candidate for the
+/// layer core (a DynamicSharedArray whose offset carries its alignment).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T* stencil1d_shared16(T* p) {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
+  // The layer's own symbol for the window (launch.hpp, scratch_window): the
+  // scratch pointers are built from it, so nvcc folds the offset to theirs.
+  extern __shared__ __align__(128) char scratchkit_shared_base[];
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p)) -
+                     static_cast<unsigned>(__cvta_generic_to_shared(scratchkit_shared_base));
+  return reinterpret_cast<T*>(scratchkit_shared_base + (s & ~15u));
+#else
+  return p;
+#endif
+}
+
 template <class ExecSpace, class InView, class WView, class OutView>
 void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& w, const OutView& out) {
   using T   = typename OutView::non_const_value_type;
@@ -42,11 +67,11 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
   const int R      = static_cast<int>((w.extent(0) - 1) / 2);
   const int tile_n = BS + 2 * R;
   DynamicLayout layout;
-  const std::size_t tile_off = layout.add<T>(tile_n);
-  const std::size_t w_off    = layout.add<T>(2 * R + 1);
+  layout.add<T>(tile_n);  // the tile: the pool's first partition, at offset 0
+  const std::size_t w_off = layout.add<T>(2 * R + 1);
   const auto p = LaunchParams(Dim3(ceil_div(n, BS)), Dim3(BS)).shared_mem_bytes(layout).require(layout);
   launch<LaunchBounds<BS, stencil1d_min_blocks>>(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
-    auto tile       = DynamicSharedArray<T>::offset(b, tile_off, tile_n);
+    auto tile       = DynamicSharedArray<T>::offset(b, 0, tile_n);
     auto ws         = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
     const int blk   = b.team().league_rank();  // the block's index (grid is 1-D)
     const int start = blk * BS - R;            // global index of tile[0]
@@ -61,8 +86,9 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
     b.threads([&](const Thread& t) {
       const int i = blk * BS + t.rank;
       if (i < n) {
+        const T* const wsp = stencil1d_shared16(ws.data());
         T s = T(0);
-        for (int j = 0; j <= 2 * R; ++j) s += ws[j] * tile[t.rank + j];
+        for (int j = 0; j <= 2 * R; ++j) s += wsp[j] * tile[t.rank + j];
         out(i) = s;
       }
     });

@@ -112,9 +112,10 @@ std::string config_name() {
   if constexpr (Blk::tensor_core)
     std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d mma b%d s%d (%d thr)%s", Blk::BM, Blk::BN, Blk::BK, Blk::WM,
                   Blk::WN, Blk::min_blocks, Blk::stages, Blk::threads, layer);
-  else
-    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d t%dx%d b%d s%d (%d thr)%s", Blk::BM, Blk::BN, Blk::BK, Blk::WM,
-                  Blk::WN, Blk::TM, Blk::TN, Blk::min_blocks, Blk::stages, Blk::threads, layer);
+  else  // o: GemmSimtOrder of the FMAs (0 rows, 1 columns, 2 serpentine, 3 fragment prefetch, 4 quads); bA: B by cp.async
+    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d t%dx%d b%d o%d%s (%d thr)%s", Blk::BM, Blk::BN, Blk::BK,
+                  Blk::WM, Blk::WN, Blk::TM, Blk::TN, Blk::min_blocks, Blk::order, Blk::b_async ? " bA" : "",
+                  Blk::threads, layer);
   return name;
 }
 
@@ -179,13 +180,28 @@ int main(int argc, char** argv) {
   // through registers, always 2 stages).
   // Session 4: the candidates that were within 5 % of the best before (perf/results/h100/gemm_tune.txt and
   // history/03-gemm-cp-async-ring/gemm_tune.txt), now with the unchecked interior loads.
+  // Session 6: 128 x 128 x 16 (the default shape) with each FMA order (GemmSimtOrder) and B by cp.async ("bA"):
+  // the loop is issue-bound and the order changes how nvcc assigns the accumulators to the two register banks.
+  // Per line, FFMAs of the slice loop with two register-file operands in one bank (of 1024; SASS, nvcc 13.0,
+  // this kernel) and in brackets the layer's build of the same blocking (Kokkos 4.6 driver).
   if (want_float) {
-    tune<float,                                              //
-         GemmBlocking<128, 128, 8, 64, 32, 8, 8, 2>,         // lanes 8 x 4
-         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2>,        // BK 16: half the barriers, 33 KB smem
-         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2>,        // BK 16, lanes 8 x 4
-         GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>,         // 512 threads
-         GemmBlocking<256, 128, 8, 32, 64, 8, 8, 1>>(sizes, h);
+    using scratchkit::detail::gemm_columns;
+    using scratchkit::detail::gemm_prefetch;
+    using scratchkit::detail::gemm_quads;
+    using scratchkit::detail::gemm_rows;
+    using scratchkit::detail::gemm_serpentine;
+    tune<float,                                                                   //
+         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_rows>,               // native default: 296 (447), 12 B spill
+         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_rows>,               // layer default: 510 (447)
+         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_serpentine>,         // 172 (156)
+         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_serpentine>,         // 468 (156)
+         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_columns>,            // 208 (221)
+         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_quads>,              // 245 (312)
+         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_prefetch>,           // 281 (447), no spill
+         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_serpentine, true>,   // 198 (122)
+         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_rows, true>,         // 243 (294)
+         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_prefetch, true>,     // 294 (223)
+         GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>>(sizes, h);                   // 512 threads, 1 block/SM
   }
   if (want_double) {
     // <BM, BN, WM, WN, MinBlocksPerSM, Stages, KSteps>: FP64 tensor cores, slices of BK = 8 * KSteps (KSteps

@@ -461,3 +461,49 @@ TEST_CASE("GEMM Backend::native on a Serial execution space throws UnsupportedEr
   SKIP("Kokkos was built without the Serial backend");
 #endif
 }
+
+namespace {
+
+/// register_blocked with CUDA-core blocking Blk (the SIMT tuner candidates:
+/// lane layouts, FMA orders, B by cp.async) on the layer: every element is the
+/// same chain of multiply-adds in k order as the naive variant's, so the bits
+/// of the naive variant on every backend.
+template <class Exec, class Blk>
+void check_simt_blocking(int M, int N, int K) {
+  using View      = Kokkos::View<float**, Kokkos::LayoutRight, typename Exec::memory_space>;
+  const auto seed = test::case_seed(M, N, K);
+  CAPTURE(M, N, K, seed, Exec::name(), Blk::WM, Blk::WN, Blk::order, Blk::b_async);
+  const GemmInputs<float, typename Exec::memory_space> in(M, N, K, seed);
+  View Cref("Cref", M, N), C("C", M, N);
+  Kokkos::deep_copy(Cref, in.C0);
+  Kokkos::deep_copy(C, in.C0);
+  const float alpha = -0.75f, beta = 1.5f;
+  gemm(Exec(), GemmVariant::naive, alpha, in.A, in.B, beta, Cref);
+  if (M > 0 && N > 0) detail::gemm_register_blocked<Blk>(Exec(), alpha, in.A, in.B, beta, C);
+  Exec().fence();
+  CHECK(test::same_bits(C, Cref));
+}
+
+template <class Exec, class... Blks>
+void check_simt_blockings(int M, int N, int K) {
+  (check_simt_blocking<Exec, Blks>(M, N, K), ...);
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("GEMM CUDA-core path: every FMA order, lane layout and B copy of the tuner's candidates",
+                        "[gemm][layer]", test::Spaces) {
+  using Exec = TestType;
+  using detail::GemmBlocking;
+  // Interior slices (16-byte loads / unchecked cp.async), partial tiles, a K tail, K or N not a multiple of 4.
+  for (const auto& s : {std::array<int, 3>{1, 1, 1}, {3, 4, 0}, {17, 31, 13}, {129, 255, 260}, {256, 256, 64},
+                        {130, 132, 36}}) {
+    check_simt_blockings<Exec, GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, detail::gemm_columns>,
+                         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, detail::gemm_serpentine>,
+                         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, detail::gemm_prefetch>,
+                         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, detail::gemm_quads>,
+                         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, detail::gemm_serpentine, true>,
+                         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, detail::gemm_prefetch, true>>(s[0], s[1],
+                                                                                                     s[2]);
+  }
+}

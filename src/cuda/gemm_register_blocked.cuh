@@ -55,20 +55,28 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
   }
   {
     Vec ra[Sh::LA], rb[Sh::LB];
+    if constexpr (Blk::b_async) scratchkit::detail::gemm_simt_issue_b<Blk>(b, N, K, col0, 0, rank, b_vec, Bs);
     scratchkit::detail::gemm_simt_load<Blk>(a, b, M, N, K, row0, col0, 0, rank, a_vec, b_vec, ra, rb);
     scratchkit::detail::gemm_simt_store<Blk>(As, Bs, rank, ra, rb);
   }
+  if constexpr (Blk::b_async) scratchkit::detail::gemm_cp_async_wait<0>();
   __syncthreads();
   for (int kt = 0; kt < nk; ++kt) {
     const int cur   = kt & 1;
     const bool more = kt + 1 < nk;
-    // Slice kt+1 goes to registers first, so its loads are in flight during the math on slice kt.
+    // Slice kt+1 goes to registers (B with Blk::b_async: to the other buffer by cp.async) first, so its
+    // loads are in flight during the math on slice kt. The other buffer was last read before the previous
+    // barrier: safe to overwrite.
     Vec ra[Sh::LA], rb[Sh::LB];
+    if constexpr (Blk::b_async) {
+      if (more)
+        scratchkit::detail::gemm_simt_issue_b<Blk>(b, N, K, col0, (kt + 1) * BK, rank, b_vec, Bs + (1 - cur) * HB);
+    }
     if (more)
       scratchkit::detail::gemm_simt_load<Blk>(a, b, M, N, K, row0, col0, (kt + 1) * BK, rank, a_vec, b_vec, ra, rb);
     scratchkit::detail::gemm_simt_compute<Blk>(acc, As + cur * HA, Bs + cur * HB, m0, n0);
-    // The other buffer was last read before the previous barrier: safe to overwrite.
     if (more) scratchkit::detail::gemm_simt_store<Blk>(As + (1 - cur) * HA, Bs + (1 - cur) * HB, rank, ra, rb);
+    if constexpr (Blk::b_async) scratchkit::detail::gemm_cp_async_wait<0>();
     __syncthreads();  // the only barrier of a slice
   }
 #pragma unroll

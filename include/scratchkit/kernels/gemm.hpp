@@ -228,8 +228,11 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
         for (int j = 0; j < TN; ++j) f.c[i][j] = Scalar(0);
       }
       Pack ra[Sh::LA], rb[Sh::LB];
+      // (plain ifs on the constant Blk::b_async: nvcc's extended lambdas cannot first-capture in if constexpr)
+      if (Blk::b_async) gemm_simt_issue_b<Blk>(b_, N, K, col0, 0, rank, b_vec, bs);
       gemm_simt_load<Blk>(a, b_, M, N, K, row0, col0, 0, rank, a_vec, b_vec, ra, rb);
       gemm_simt_store<Blk>(as, bs, rank, ra, rb);
+      if (Blk::b_async) gemm_cp_async_wait<0>();
     });
     sync_threads(blk);
     for (int kt = 0; kt < nk; ++kt) {
@@ -237,14 +240,18 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
       const bool more = kt + 1 < nk;
       blk.threads([&](const Thread& t) {
         const int rank = gemm_thread_rank<NT>(t.rank);
-        // Slice kt+1 goes to registers first, so its loads are in flight during the math on slice kt.
+        // Slice kt+1 goes to registers (B with Blk::b_async: to the other buffer by cp.async) first, so its
+        // loads are in flight during the math on slice kt. The other buffer was last read before the previous
+        // barrier: safe to overwrite.
         Pack ra[Sh::LA], rb[Sh::LB];
+        if (Blk::b_async && more)
+          gemm_simt_issue_b<Blk>(b_, N, K, col0, (kt + 1) * BK, rank, b_vec, bs + (1 - cur) * HB);
         if (more) gemm_simt_load<Blk>(a, b_, M, N, K, row0, col0, (kt + 1) * BK, rank, a_vec, b_vec, ra, rb);
         int m0, n0;
         gemm_simt_place<Blk, Scalar>(rank, m0, n0);
         gemm_simt_compute<Blk>(acc(t).c, as + cur * HA, bs + cur * HB, m0, n0);
-        // The other buffer was last read before the previous barrier: safe to overwrite.
         if (more) gemm_simt_store<Blk>(as + (1 - cur) * HA, bs + (1 - cur) * HB, rank, ra, rb);
+        if (Blk::b_async) gemm_cp_async_wait<0>();
       });
       sync_threads(blk);  // the only barrier of a slice
     }

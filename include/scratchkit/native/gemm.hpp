@@ -82,11 +82,22 @@ SCRATCHKIT_HOST_DEVICE inline void gemm_tile_of(int x, int y, int lg, int& bx, i
 /// only: this path double-buffers through registers, so it must be 2 (the
 /// cp.async ring with A by rows measured 0.77x cuBLAS against 0.86x for this
 /// one on the H100; perf/results/h100/.session3-gemm-run/gemm_tune.txt).
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MinBlocks_ = 1, int Stages_ = 2>
+/// Order picks how gemm_simt_compute writes the multiply-adds of one k (see
+/// GemmSimtOrder); it changes no result, only the code nvcc builds from it
+/// (which accumulator registers share a register-file bank with which
+/// fragment registers: the loop is issue-bound and each such clash costs an
+/// issue cycle).
+/// BAsync: the B slice goes global -> shared by cp.async (16-byte copies, no
+/// registers held by it in flight, no shared store instructions) instead of
+/// through registers; A still goes through registers (transposed on store).
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MinBlocks_ = 1, int Stages_ = 2,
+          int Order_ = 0, bool BAsync_ = false>
 struct GemmBlocking {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int min_blocks = MinBlocks_;
   static constexpr int stages     = Stages_;         ///< always 2: two shared buffers
+  static constexpr int order      = Order_;          ///< a GemmSimtOrder
+  static constexpr bool b_async   = BAsync_;         ///< B by cp.async (gemm_simt_issue_b)
   static constexpr int LY = WM / TM, LX = WN / TN;   ///< lanes of a warp along M and N
   static constexpr int WY = BM / WM, WX = BN / WN;   ///< warps of a block along M and N
   static constexpr int threads = 32 * WY * WX;       ///< 1-D block of this many threads
@@ -97,6 +108,17 @@ struct GemmBlocking {
   static_assert(LY * LX == 32, "GemmBlocking: a warp tile must hold 32 thread tiles");
   static_assert(threads <= 1024, "GemmBlocking: at most 1024 threads per block");
   static_assert(Stages_ == 2, "GemmBlocking: the CUDA-core path double-buffers through registers (2 stages)");
+  static_assert(Order_ >= 0 && Order_ <= 4, "GemmBlocking: Order is a GemmSimtOrder");
+};
+
+/// The order in which gemm_simt_compute issues the TM x TN multiply-adds of
+/// one k (every order adds each element's products in k order: same bits).
+enum GemmSimtOrder : int {
+  gemm_rows        = 0,  ///< row i outer, column j inner
+  gemm_columns     = 1,  ///< column j outer, row i inner
+  gemm_serpentine  = 2,  ///< rows, odd rows right to left (the B register of a row's last FMA is its successor's)
+  gemm_prefetch    = 3,  ///< rows; the fragments of k+1 read from shared memory before the FMAs of k
+  gemm_quads       = 4,  ///< 4 x 4 quadrants of 16-byte fragments, rows inside each
 };
 
 /// Blocking of the FP64 tensor-core path of GemmVariant::register_blocked
@@ -424,13 +446,37 @@ SCRATCHKIT_HD_FORCEINLINE void gemm_simt_load(const GemmMat<const T, UA>& A, con
   // Both tiles whole and vectorizable (every slice of an interior block of an aligned C but the K tail):
   // 16-byte loads with no bounds tests, so that the slice costs ~2 instructions per load instead of ~10
   // (the CUDA-core loop is issue-bound: each instruction here takes an FFMA's slot).
+  // With Blk::b_async only A (B: gemm_simt_issue_b).
   if (a_vec && b_vec && row0 + Blk::BM <= M && col0 + Blk::BN <= N && k0 + Blk::BK <= K) {
     gemm_load_tile_inside<Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, row0, k0, rank, ra);
-    gemm_load_tile_inside<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, k0, col0, rank, rb);
+    if constexpr (!Blk::b_async) gemm_load_tile_inside<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, k0, col0, rank, rb);
     return;
   }
   gemm_load_tile<Sh::LA, Sh::AV, Sh::KV, Sh::NT>(A, M, K, row0, k0, rank, a_vec, ra);
-  gemm_load_tile<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, K, N, k0, col0, rank, b_vec, rb);
+  if constexpr (!Blk::b_async) gemm_load_tile<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, K, N, k0, col0, rank, b_vec, rb);
+}
+
+/// Row-major index of B(k, n) in a BK x BN slice buffer, as a functor for gemm_copy_tile.
+template <int BN>
+struct GemmSimtBIndex {
+  SCRATCHKIT_HOST_DEVICE int operator()(int k, int n) const { return k * BN + n; }
+};
+
+/// Blk::b_async: issues this thread's cp.async copies of the B slice k0 into
+/// the buffer bs (bs[k * BN + n], zeros outside B) and commits them as one
+/// group (both twins; gemm_cp_async_wait<0> and a barrier before it is read).
+/// Unchecked 16-byte copies when the slice of B lies inside B (a_vec is
+/// tested too, so that this path and gemm_simt_load's agree on which slices
+/// are interior; it changes no value).
+template <class Blk, class T, bool UB>
+SCRATCHKIT_HD_FORCEINLINE void gemm_simt_issue_b(const GemmMat<const T, UB>& B, int N, int K, int col0, int k0,
+                                                 int rank, bool b_vec, T* bs) {
+  using Sh = GemmRbShape<Blk, T>;
+  if (b_vec && col0 + Blk::BN <= N && k0 + Blk::BK <= K)
+    gemm_copy_tile_inside<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, k0, col0, rank, bs, GemmSimtBIndex<Sh::BN>());
+  else
+    gemm_copy_tile<Sh::LB, Sh::BV, Sh::NV, Sh::NT>(B, K, N, k0, col0, rank, b_vec, bs, GemmSimtBIndex<Sh::BN>());
+  gemm_cp_async_commit();
 }
 
 /// Stores the registers of gemm_simt_load into one buffer (both twins): A
@@ -449,15 +495,20 @@ SCRATCHKIT_HD_FORCEINLINE void gemm_simt_store(T* as, T* bs, int rank, const Gem
   SCRATCHKIT_GEMM_UNROLL
     for (int q = 0; q < VW; ++q) as[(k + q) * PA + m] = ra[p].v[q];
   }
+  if constexpr (!Blk::b_async) {  // (with b_async B went by cp.async)
   SCRATCHKIT_GEMM_UNROLL
-  for (int p = 0; p < Sh::LB; ++p) {
-    const int v = rank + p * NT;
-    if (Sh::LB * NT != Sh::BV && v >= Sh::BV) break;
+    for (int p = 0; p < Sh::LB; ++p) {
+      const int v = rank + p * NT;
+      if (Sh::LB * NT != Sh::BV && v >= Sh::BV) break;
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    *reinterpret_cast<GemmVec16<T>*>(bs + v * VW) = rb[p];
+      *reinterpret_cast<GemmVec16<T>*>(bs + v * VW) = rb[p];
 #else
-    for (int q = 0; q < VW; ++q) bs[v * VW + q] = rb[p].v[q];
+      for (int q = 0; q < VW; ++q) bs[v * VW + q] = rb[p].v[q];
 #endif
+    }
+  } else {
+    (void)bs;
+    (void)rb;
   }
 }
 
@@ -498,17 +549,57 @@ SCRATCHKIT_HD_FORCEINLINE void gemm_simt_compute(T (&c)[Blk::TM][Blk::TN], const
   static_assert(TM % VW == 0 && TN % VW == 0, "register_blocked: TM and TN must be multiples of 16 bytes");
   as += m0;
   bs += n0;
-  SCRATCHKIT_GEMM_UNROLL
-  for (int kk = 0; kk < BK; ++kk) {
-    T a[TM], b[TN];
+  auto fragments = [&](int kk, T(&a)[TM], T(&b)[TN]) {
   SCRATCHKIT_GEMM_UNROLL
     for (int g = 0; g < TM / VW; ++g) gemm_ld16(as + kk * PA + g * LY * VW, a + g * VW);
   SCRATCHKIT_GEMM_UNROLL
     for (int h = 0; h < TN / VW; ++h) gemm_ld16(bs + kk * BN + h * LX * VW, b + h * VW);
+  };
+  if constexpr (Blk::order == gemm_prefetch) {
+    T a[2][TM], b[2][TN];
+    fragments(0, a[0], b[0]);
   SCRATCHKIT_GEMM_UNROLL
-    for (int i = 0; i < TM; ++i) {
+    for (int kk = 0; kk < BK; ++kk) {
+      if (kk + 1 < BK) fragments(kk + 1, a[(kk + 1) & 1], b[(kk + 1) & 1]);
   SCRATCHKIT_GEMM_UNROLL
-      for (int j = 0; j < TN; ++j) c[i][j] += a[i] * b[j];
+      for (int i = 0; i < TM; ++i) {
+  SCRATCHKIT_GEMM_UNROLL
+        for (int j = 0; j < TN; ++j) c[i][j] += a[kk & 1][i] * b[kk & 1][j];
+      }
+    }
+  } else {
+  SCRATCHKIT_GEMM_UNROLL
+    for (int kk = 0; kk < BK; ++kk) {
+      T a[TM], b[TN];
+      fragments(kk, a, b);
+      if constexpr (Blk::order == gemm_columns) {
+  SCRATCHKIT_GEMM_UNROLL
+        for (int j = 0; j < TN; ++j) {
+  SCRATCHKIT_GEMM_UNROLL
+          for (int i = 0; i < TM; ++i) c[i][j] += a[i] * b[j];
+        }
+      } else if constexpr (Blk::order == gemm_quads) {
+  SCRATCHKIT_GEMM_UNROLL
+        for (int g = 0; g < TM / VW; ++g) {
+  SCRATCHKIT_GEMM_UNROLL
+          for (int h = 0; h < TN / VW; ++h) {
+  SCRATCHKIT_GEMM_UNROLL
+            for (int i = g * VW; i < (g + 1) * VW; ++i) {
+  SCRATCHKIT_GEMM_UNROLL
+              for (int j = h * VW; j < (h + 1) * VW; ++j) c[i][j] += a[i] * b[j];
+            }
+          }
+        }
+      } else {  // gemm_rows, gemm_serpentine
+  SCRATCHKIT_GEMM_UNROLL
+        for (int i = 0; i < TM; ++i) {
+  SCRATCHKIT_GEMM_UNROLL
+          for (int jj = 0; jj < TN; ++jj) {
+            const int j = Blk::order == gemm_serpentine && (i & 1) ? TN - 1 - jj : jj;
+            c[i][j] += a[i] * b[j];
+          }
+        }
+      }
     }
   }
 }

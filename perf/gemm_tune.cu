@@ -96,7 +96,8 @@ void print_line(const Problem<T>& p, const std::string& config, double ms, const
 }
 
 /// "128x128x8 w32x64 t8x8 b2 s2 (256 thr)" (CUDA cores) or "64x128x8 w32x64 mma b2 s3 (128 thr)" (FP64
-/// tensor cores): tile, warp tile, thread tile, blocks per SM, stages (cp.async ring on the tensor cores;
+/// tensor cores; "mma16": m16n8k16 instead of m16n8k8): tile, warp tile, thread tile, blocks per SM, stages
+/// (cp.async ring on the tensor cores;
 /// always 2 on the CUDA cores, double-buffered through registers); "!" after the thread count:
 /// more shared memory than the layer's ~40 KB (native only, cannot be the default).
 template <class Blk, class T>
@@ -110,8 +111,8 @@ std::string config_name() {
             static_cast<int>(sizeof(T));
   const char* layer = bytes > 40 * 1024 ? "!" : "";
   if constexpr (Blk::tensor_core)
-    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d mma b%d s%d (%d thr)%s", Blk::BM, Blk::BN, Blk::BK, Blk::WM,
-                  Blk::WN, Blk::min_blocks, Blk::stages, Blk::threads, layer);
+    std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d mma%s b%d s%d (%d thr)%s", Blk::BM, Blk::BN, Blk::BK, Blk::WM,
+                  Blk::WN, Blk::k16 ? "16" : "", Blk::min_blocks, Blk::stages, Blk::threads, layer);
   else  // o: GemmSimtOrder of the FMAs (0 rows, 1 columns, 2 serpentine, 3 fragment prefetch, 4 quads); bA: B by cp.async
     std::snprintf(name, sizeof name, "%dx%dx%d w%dx%d t%dx%d b%d o%d%s (%d thr)%s", Blk::BM, Blk::BN, Blk::BK,
                   Blk::WM, Blk::WN, Blk::TM, Blk::TN, Blk::min_blocks, Blk::order, Blk::b_async ? " bA" : "",
@@ -204,25 +205,27 @@ int main(int argc, char** argv) {
          GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>>(sizes, h);                   // 512 threads, 1 block/SM
   }
   if (want_double) {
-    // <BM, BN, WM, WN, MinBlocksPerSM, Stages, KSteps>: FP64 tensor cores, slices of BK = 8 * KSteps (KSteps
-    // m16n8k8 k-steps per barrier). "!": more than the layer's ~40 KB (native only). Session 5: unchecked
-    // interior copies issued between the fragment reads and the mma; KSteps > 1 (fewer barriers per mma).
+    // <BM, BN, WM, WN, MinBlocksPerSM, Stages, KSteps, MmaK>: FP64 tensor cores, slices of BK = MmaK * KSteps
+    // (KSteps mma k-steps per barrier; MmaK 8: m16n8k8, 16: m16n8k16 with 16-byte fragment reads). "!": more
+    // than the layer's ~40 KB (native only until the layer has the opt-in). Session 6: m16n8k16 on the
+    // session-5 shapes; first four lines: the m16n8k8 references (session 5's best per size and the defaults).
     using scratchkit::detail::GemmMmaBlocking;
-    tune<double,                                        //
-         GemmMmaBlocking<64, 128, 32, 64, 2, 3>,        // 36 KB, the default (session 4's shape)
-         GemmMmaBlocking<128, 64, 64, 32, 2, 3>,        // 36 KB
-         GemmMmaBlocking<64, 128, 32, 64, 2, 4>,        // 48 KB !
-         GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2>,     // 48 KB !, k = 16 per barrier
-         GemmMmaBlocking<64, 128, 32, 64, 2, 3, 2>,     // 72 KB !
-         GemmMmaBlocking<64, 128, 32, 64, 2, 2, 4>,     // 96 KB !, k = 32 per barrier
-         GemmMmaBlocking<64, 64, 32, 32, 3, 4>,         // 32 KB, 3 blocks per SM
-         GemmMmaBlocking<64, 64, 32, 32, 3, 2, 2>,      // 32 KB, 3 blocks per SM, k = 16 per barrier
-         GemmMmaBlocking<64, 128, 32, 64, 3, 3>,        // 36 KB, 3 blocks per SM (168 registers)
-         GemmMmaBlocking<128, 128, 32, 64, 1, 2>,       // 32 KB, 1 block per SM of 8 warps
-         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2>,    // 96 KB !, fewer L2 bytes per flop
-         GemmMmaBlocking<128, 128, 32, 64, 1, 4, 2>,    // 128 KB !
-         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 4>,    // 192 KB !
-         GemmMmaBlocking<128, 128, 64, 32, 1, 3, 2>>(sizes, h);  // 96 KB !, warps of 4 x 4 mma tiles
+    tune<double,                                            //
+         GemmMmaBlocking<64, 128, 32, 64, 2, 3>,            // 36 KB, the layer's default
+         GemmMmaBlocking<64, 128, 32, 64, 2, 2, 4>,         // 96 KB !, session 5's best at 4096^3
+         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 4>,        // 192 KB !, the native default (best at 8192^3)
+         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2>,        // 96 KB !
+         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>,    // 192 KB !, the native default's shape, m16n8k16
+         GemmMmaBlocking<128, 128, 32, 64, 1, 2, 3, 16>,    // 192 KB !, k = 48 per barrier, 2 stages
+         GemmMmaBlocking<128, 128, 32, 64, 1, 6, 1, 16>,    // 192 KB !, k = 16 per barrier, 6 stages
+         GemmMmaBlocking<128, 128, 32, 64, 1, 4, 1, 16>,    // 128 KB !, k = 16 per barrier, 4 stages
+         GemmMmaBlocking<128, 128, 32, 64, 1, 2, 2, 16>,    // 128 KB !, k = 32 per barrier, 2 stages
+         GemmMmaBlocking<128, 128, 64, 32, 1, 3, 2, 16>,    // 192 KB !, warps of 4 x 4 mma tiles
+         GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2, 16>,     // 96 KB !, 2 blocks per SM (4096^3: tails overlap)
+         GemmMmaBlocking<64, 128, 32, 64, 2, 4, 1, 16>,     // 96 KB !, 2 blocks per SM, k = 16 per barrier
+         GemmMmaBlocking<64, 128, 32, 64, 2, 3, 1, 16>,     // 72 KB !, 2 blocks per SM
+         GemmMmaBlocking<128, 64, 64, 32, 2, 2, 2, 16>,     // 96 KB !, 2 blocks per SM, 128 x 64
+         GemmMmaBlocking<64, 64, 32, 32, 3, 2, 1, 16>>(sizes, h);  // 33 KB, fits the layer's 40 KB, 3 blocks per SM
   }
   cublasDestroy(h);
   return 0;

@@ -326,6 +326,10 @@ TEMPLATE_LIST_TEST_CASE("GEMM tensor-core path: every stage count of the cp.asyn
                         detail::GemmMmaBlocking<128, 64, 64, 32, 2, 3>, detail::GemmMmaBlocking<128, 128, 64, 32, 1, 2>,
                         detail::GemmMmaBlocking<64, 64, 32, 32, 3, 2, 2>, detail::GemmMmaBlocking<32, 32, 16, 16, 1, 2, 4>>(
         s[0], s[1], s[2]);
+    // m16n8k16 (slices of 16 and 32, 2 and 3 stages, one or several pairs of column tiles per warp).
+    check_mma_blockings<Exec, detail::GemmMmaBlocking<64, 64, 32, 32, 2, 2, 1, 16>,
+                        detail::GemmMmaBlocking<32, 32, 16, 16, 1, 2, 2, 16>,
+                        detail::GemmMmaBlocking<64, 32, 32, 16, 1, 3, 1, 16>>(s[0], s[1], s[2]);
   }
 }
 
@@ -374,7 +378,7 @@ void check_mma_offsets() {
   };
   for (int warp = 0; warp < Blk::threads / 32; ++warp) {
     const int wm = (warp / Blk::WX) * Blk::WM, wn = (warp % Blk::WX) * Blk::WN;
-    for (int s = 0; s < Blk::KS; ++s) {
+    for (int s = 0; s < BK / 8; ++s) {  // 8-deep k-steps (two per m16n8k16 k-step)
       for (int i = 0; i < Blk::MT; ++i)
         for (int h = 0; h < 2; ++h)
           for (int q = 0; q < 2; ++q)
@@ -428,6 +432,78 @@ TEST_CASE("GEMM tensor-core fragment offsets: the documented mma layout, a permu
   check_mma_offsets<detail::GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2>>();
   check_mma_offsets<detail::GemmMmaBlocking<128, 128, 32, 64, 1, 3, 4>>();
   check_mma_offsets<detail::GemmMmaBlocking<64, 64, 32, 32, 3, 2, 2>>();
+}
+
+/// MmaK = 16: the fragments gemm_mma16_a / _b gather (the device code, run on the host) for every lane of
+/// every warp, multiplied as mma.m16n8k16.f64 defines its fragments (lane 4g + t holds A(g + 8h, slot
+/// t + 4v) as a[h + 2v], B(slot t + 4v, g) as b[v], D(g + 8(e/2), 2t + e%2) as d[e]), summed over the
+/// k-steps of a slice, must give each element of the warp tile exactly (small integers). The reads are
+/// those of the m16n8k8 k-steps (check_mma_offsets: conflict-free).
+template <class Blk>
+void check_mma16_fragments() {
+  static_assert(Blk::k16, "m16n8k16 blockings only");
+  CAPTURE(Blk::BM, Blk::BN, Blk::WM, Blk::WN, Blk::KS);
+  constexpr int BK = Blk::BK, MT = Blk::MT, NT = Blk::NT;
+  auto a_val = [](int m, int k) { return static_cast<double>((m * 7 + k * 3) % 11 - 5); };
+  auto b_val = [](int k, int n) { return static_cast<double>((k * 5 + n * 2) % 13 - 6); };
+  std::vector<double> as(Blk::a_stage, test::poison<double>()), bs(Blk::b_stage, test::poison<double>());
+  for (int m = 0; m < Blk::BM; ++m)
+    for (int k = 0; k < BK; ++k) as[static_cast<std::size_t>(detail::gemm_mma_a_at<Blk>(m, k))] = a_val(m, k);
+  for (int k = 0; k < BK; ++k)
+    for (int n = 0; n < Blk::BN; ++n) bs[static_cast<std::size_t>(detail::gemm_mma_b_index<Blk::BN>(k, n))] = b_val(k, n);
+  int wrong = 0;
+  for (int warp = 0; warp < Blk::threads / 32; ++warp) {
+    const int wm = (warp / Blk::WX) * Blk::WM, wn = (warp % Blk::WX) * Blk::WN;
+    std::vector<std::array<double, 4>> d(32 * MT * NT, std::array<double, 4>{0, 0, 0, 0});
+    for (int s = 0; s < Blk::KS; ++s) {
+      std::vector<std::array<double, 8>> af(32 * MT);
+      std::vector<std::array<double, 4>> bf(32 * NT);
+      for (int lane = 0; lane < 32; ++lane) {
+        const detail::GemmMmaLane<Blk> l(32 * warp + lane);
+        double a[MT][8], b[4];
+        detail::gemm_mma16_a<Blk>(a, as.data(), l, s);
+        for (int i = 0; i < MT; ++i) std::copy(a[i], a[i] + 8, af[lane * MT + i].begin());
+        for (int j = 0; j < NT; ++j) {
+          detail::gemm_mma16_b<Blk>(b, bs.data(), l, j, s);
+          std::copy(b, b + 4, bf[lane * NT + j].begin());
+        }
+      }
+      // The warp's mma on tile (i, j), element by element of D as the instruction defines it.
+      for (int i = 0; i < MT; ++i)
+        for (int j = 0; j < NT; ++j)
+          for (int lane = 0; lane < 32; ++lane)
+            for (int e = 0; e < 4; ++e) {
+              const int row = lane / 4 + 8 * (e / 2), col = 2 * (lane % 4) + e % 2;
+              double sum = 0;
+              for (int slot = 0; slot < 16; ++slot)
+                sum += af[(4 * (row % 8) + slot % 4) * MT + i][row / 8 + 2 * (slot / 4)] *
+                       bf[(4 * col + slot % 4) * NT + j][slot / 4];
+              d[(lane * MT + i) * NT + j][e] += sum;
+            }
+    }
+    for (int lane = 0; lane < 32; ++lane)
+      for (int i = 0; i < MT; ++i)
+        for (int j = 0; j < NT; ++j)
+          for (int e = 0; e < 4; ++e) {
+            const int m = wm + 16 * i + 8 * (e / 2) + lane / 4, n = wn + 8 * j + 2 * (lane % 4) + e % 2;
+            double want = 0;
+            for (int k = 0; k < BK; ++k) want += a_val(m, k) * b_val(k, n);
+            wrong += d[(lane * MT + i) * NT + j][e] != want;
+          }
+  }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("GEMM tensor-core m16n8k16 fragments: the instruction's layout, conflict-free reads", "[gemm]") {
+  check_mma16_fragments<detail::GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>>();
+  check_mma16_fragments<detail::GemmMmaBlocking<128, 128, 64, 32, 1, 2, 2, 16>>();
+  check_mma16_fragments<detail::GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2, 16>>();
+  check_mma16_fragments<detail::GemmMmaBlocking<64, 64, 32, 32, 2, 2, 1, 16>>();
+  check_mma16_fragments<detail::GemmMmaBlocking<64, 32, 32, 16, 1, 3, 1, 16>>();
+  check_mma16_fragments<detail::GemmMmaBlocking<32, 32, 16, 16, 1, 2, 2, 16>>();
+  check_mma_offsets<detail::GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>>();
+  check_mma_offsets<detail::GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2, 16>>();
+  check_mma_offsets<detail::GemmMmaBlocking<128, 128, 64, 32, 1, 2, 2, 16>>();
 }
 
 TEST_CASE("GEMM rejects mismatched shapes before launch", "[gemm][bad-input]") {

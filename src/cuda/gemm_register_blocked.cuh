@@ -95,9 +95,9 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
 }
 
 /// The double path with a GemmMmaBlocking (the twin of detail::gemm_register_blocked_mma on the layer):
-/// Blk::stages slices of BK = 8 * Blk::KS of A and B by rows in swizzled dynamic shared memory (opt-in above
+/// Blk::stages slices of BK = Blk::mma_k * Blk::KS of A and B by rows in swizzled dynamic shared memory (opt-in above
 /// 48 KB), filled by cp.async (16-byte copies when a_vec / b_vec, zero-filled past the matrices; unchecked
-/// inside them) while the warps run Blk::KS m16n8k8 FP64 mma per tile of the warp on an older slice
+/// inside them) while the warps run Blk::KS m16n8k8 or m16n8k16 FP64 mma per tile of the warp on an older slice
 /// (sm_80+; scalar FMAs in k order below that, as on the layer); one barrier per slice
 /// (scratchkit::detail::GemmStageRing). The copies of slice kt+S-1 are issued between the first fragment
 /// reads of slice kt and its mma, as on the layer.

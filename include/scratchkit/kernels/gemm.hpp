@@ -284,9 +284,9 @@ struct GemmMmaFragment {
 };
 
 /// GemmVariant::register_blocked for double with a GemmMmaBlocking: Blk::stages
-/// slices of BK = 8 * Blk::KS in shared memory filled by cp.async (a ring,
+/// slices of BK = Blk::mma_k * Blk::KS in shared memory filled by cp.async (a ring,
 /// GemmStageRing: one barrier per slice) while the FP64 tensor cores work on
-/// an older one (Blk::KS mma k-steps per slice). The
+/// an older one (Blk::KS m16n8k8 or m16n8k16 k-steps per slice). The
 /// matrices reach the kernel as raw pointers and strides (GemmMat), not Views,
 /// so that it keeps what the native twin keeps in registers; copies and math
 /// are the native twin's functions (gemm_mma_issue, gemm_mma_compute).

@@ -126,31 +126,48 @@ enum GemmSimtOrder : int {
 /// GemmDefaultBlocking<double> selects it.
 ///
 /// A block of `threads` = 32 * (BM/WM) * (BN/WN) threads computes a BM x BN
-/// tile of C, walking K in slices of BK = 8 * KSteps held in a ring of Stages
-/// shared buffers (swizzled so that fragment reads are conflict-free), one
-/// barrier per slice. Each warp owns a WM x WN warp tile of (WM/16) x (WN/8)
-/// mma tiles of 16 x 8 doubles, each one `mma.sync.m16n8k8.f64` per 8-deep
-/// k-step (sm_90; four m8n8k4 on sm_80): KSteps k-steps per barrier. Lane
+/// tile of C, walking K in slices of BK = MmaK * KSteps held in a ring of
+/// Stages shared buffers (swizzled so that fragment reads are conflict-free),
+/// one barrier per slice. Each warp owns a WM x WN warp tile of (WM/16) x
+/// (WN/8) mma tiles of 16 x 8 doubles, each one FP64 mma per MmaK-deep k-step:
+/// KSteps k-steps per barrier.
+///
+/// MmaK = 8: `mma.sync.m16n8k8.f64` (sm_90; four m8n8k4 on sm_80). Lane
 /// l = 4g + t holds elements (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1) of
-/// each mma tile. Elsewhere (host backends, other GPUs) the same threads
-/// compute the same elements with scalar FMAs. Every blocking runs the same
-/// chain of mma per element of C (k-steps of 8 in increasing k), so any two
-/// give the same bits.
-template <int BM_, int BN_, int WM_, int WN_, int MinBlocks_ = 1, int Stages_ = 2, int KSteps_ = 1>
+/// each mma tile and reads A(g + 8h, t + 4q), B(t + 4q, g) as 8-byte words.
+///
+/// MmaK = 16: `mma.sync.m16n8k16.f64` (sm_90 only: SASS DMMA.16x8x16, half the
+/// mma instructions; two m16n8k8 elsewhere). Its k slots t + 4v (v < 4) of
+/// lane 4g + t are those of two m16n8k8 k-steps (v / 2), so the slices, the
+/// lanes' offsets and the fragment reads are the m16n8k8 ones (8-byte reads
+/// straight into the instruction's registers; 16-byte reads would put the
+/// two k of one row in registers the instruction wants elsewhere, and
+/// ptxas then shuffles them: measured in SASS, 2x the IMADs and spills).
+///
+/// Elsewhere (host backends, other GPUs) the same threads compute the same
+/// elements with scalar FMAs in k order. Every blocking of one MmaK runs the
+/// same chain of mma per element of C (k-steps in increasing k), so any two
+/// give the same bits; MmaK 8 and 16 may round differently (the order of
+/// the additions inside one mma is the hardware's).
+template <int BM_, int BN_, int WM_, int WN_, int MinBlocks_ = 1, int Stages_ = 2, int KSteps_ = 1, int MmaK_ = 8>
 struct GemmMmaBlocking {
-  static constexpr int KS = KSteps_;                ///< 8-deep mma k-steps per slice (per barrier)
-  static constexpr int BM = BM_, BN = BN_, BK = 8 * KS, WM = WM_, WN = WN_;
+  static constexpr int mma_k = MmaK_;               ///< depth of one mma: 8 or 16
+  static constexpr bool k16  = MmaK_ == 16;
+  static constexpr int KS = KSteps_;                ///< mma k-steps per slice (per barrier)
+  static constexpr int BM = BM_, BN = BN_, BK = MmaK_ * KS, WM = WM_, WN = WN_;
   static constexpr int min_blocks = MinBlocks_;
   static constexpr int stages     = Stages_;        ///< slices in flight in shared memory (cp.async pipeline)
   static constexpr int MT = WM / 16, NT = WN / 8;  ///< mma tiles of a warp along M and N
   static constexpr int WY = BM / WM, WX = BN / WN;  ///< warps of a block along M and N
   static constexpr int threads = 32 * WY * WX;      ///< 1-D block of this many threads
-  /// The A slice is KS sub-slices of BM x 8 (one per k-step, gemm_mma_a_at), 8 doubles apart when KS > 1 so
-  /// that the 16-byte copies of one row into consecutive sub-slices hit different banks.
-  static constexpr int a_sub   = KS > 1 ? BM * 8 + 8 : BM * 8;
-  static constexpr int a_stage = KS * a_sub, b_stage = BK * BN;        ///< doubles of one A, B slice
+  /// The A slice is BK/8 sub-slices of BM x 8 (one per 8 k, gemm_mma_a_at), 8 doubles apart when there are
+  /// several so that the 16-byte copies of one row into consecutive sub-slices hit different banks.
+  static constexpr int a_subs  = BK / 8;
+  static constexpr int a_sub   = a_subs > 1 ? BM * 8 + 8 : BM * 8;
+  static constexpr int a_stage = a_subs * a_sub, b_stage = BK * BN;    ///< doubles of one A, B slice
   static constexpr int smem_bytes = stages * (a_stage + b_stage) * 8;  ///< both twins' shared memory
   static constexpr bool tensor_core = true;
+  static_assert(MmaK_ == 8 || MmaK_ == 16, "GemmMmaBlocking: mma depth 8 (m16n8k8) or 16 (m16n8k16)");
   static_assert(BM > 0 && BN > 0 && WM > 0 && WN > 0 && MinBlocks_ > 0 && KS > 0, "GemmMmaBlocking: positive sizes");
   static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 16 == 0,
                 "GemmMmaBlocking: BM, BN multiples of WM, WN; WM and WN multiples of 16");
@@ -165,7 +182,7 @@ struct GemmMmaBlocking {
 /// 16-byte pairs of a row are permuted (k ^ 4 on rows with bit 1 set) so that
 /// the 8 x 4 lanes of a fragment read hit distinct banks.
 SCRATCHKIT_HOST_DEVICE constexpr int gemm_mma_a_index(int m, int k) { return m * 8 + (k ^ (((m >> 1) & 1) << 2)); }
-/// Shared-memory index of A(m, k) in a BM x BK slice of blocking Blk: k-step k / 8 in sub-slice k / 8
+/// Shared-memory index of A(m, k) in a BM x BK slice of blocking Blk: k / 8 in sub-slice k / 8
 /// (Blk::a_sub doubles each), gemm_mma_a_index inside it.
 template <class Blk>
 SCRATCHKIT_HOST_DEVICE constexpr int gemm_mma_a_at(int m, int k) {
@@ -180,7 +197,7 @@ SCRATCHKIT_HOST_DEVICE constexpr int gemm_mma_b_index(int k, int n) {
 /// Where thread `rank` of a GemmMmaBlocking block reads its mma fragments in
 /// a slice buffer (constant over the slices): A(m + 16i + 8h, 8s + t + 4q) at
 /// a(i, h, q, s) and B(8s + t + 4q, n + 8j) at b(j, q, s), for its first row m
-/// and column n.
+/// and column n, s counting 8-deep k-steps (two per m16n8k16 k-step).
 template <class Blk>
 struct GemmMmaLane {
   int a_lo = 0, a_hi = 0, b_even = 0, b_odd = 0;
@@ -222,6 +239,23 @@ __device__ __forceinline__ void gemm_dmma_16x8x8(double (&c)[4], const double (&
       : "+d"(c[2]), "+d"(c[3]) : "d"(a[1]), "d"(b[0]));
   asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
       : "+d"(c[2]), "+d"(c[3]) : "d"(a[3]), "d"(b[1]));
+#endif
+}
+/// c += a * b on one 16 x 8 x 16 FP64 tile (k slot t + 4v of lane 4g + t: a[h + 2v] of rows g + 8h, b[v]).
+/// sm_90: one m16n8k16 (PTX ISA 7.8+); sm_80: slots 0-7 then 8-15 as two m16n8k8 tiles (same fragments:
+/// a[0..3], b[0..1] are an m16n8k8 tile's).
+__device__ __forceinline__ void gemm_dmma_16x8x16(double (&c)[4], const double (&a)[8], const double (&b)[4]) {
+#if __CUDA_ARCH__ >= 900
+  asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, "
+      "{%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+      : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
+        "d"(b[1]), "d"(b[2]), "d"(b[3]));
+#else
+  const double a0[4] = {a[0], a[1], a[2], a[3]}, a1[4] = {a[4], a[5], a[6], a[7]};
+  const double b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+  gemm_dmma_16x8x8(c, a0, b0);
+  gemm_dmma_16x8x8(c, a1, b1);
 #endif
 }
 #define SCRATCHKIT_GEMM_DMMA 1
@@ -634,7 +668,8 @@ SCRATCHKIT_HD_FORCEINLINE void gemm_mma_issue(const GemmMat<const double, UA>& A
 }
 
 #if SCRATCHKIT_GEMM_DMMA
-/// The fragments of k-step s of a slice (tensor-core path): A of the warp's MT row tiles, B of its NT column tiles.
+/// The fragments of k-step s of a slice (tensor-core path, MmaK = 8): A of the warp's MT row tiles, B of its NT
+/// column tiles.
 template <class Blk>
 __device__ __forceinline__ void gemm_mma_fragments(double (&af)[Blk::MT][4], double (&bf)[Blk::NT][2],
                                                    const double* as, const double* bs, const GemmMmaLane<Blk>& l,
@@ -654,31 +689,81 @@ __device__ __forceinline__ void gemm_mma_fragments(double (&af)[Blk::MT][4], dou
 }
 #endif
 
+/// MmaK = 16, k-step s: the A fragments of the warp's MT row tiles, a[h + 2v] = A(g + 8h, 16s + t + 4v):
+/// those of 8-deep k-steps 2s (v < 2) and 2s + 1 (v >= 2). (Host code too: tests/test_gemm.cpp runs it
+/// against the instruction's layout.)
+template <class Blk>
+SCRATCHKIT_HD_FORCEINLINE void gemm_mma16_a(double (&af)[Blk::MT][8], const double* as, const GemmMmaLane<Blk>& l,
+                                            int s) {
+  SCRATCHKIT_GEMM_UNROLL
+  for (int i = 0; i < Blk::MT; ++i) {
+    SCRATCHKIT_GEMM_UNROLL
+    for (int v = 0; v < 4; ++v) {
+      af[i][2 * v]     = as[l.a(i, 0, v & 1, 2 * s + (v >> 1))];
+      af[i][2 * v + 1] = as[l.a(i, 1, v & 1, 2 * s + (v >> 1))];
+    }
+  }
+}
+/// MmaK = 16, k-step s: the B fragment of mma tile j, b[v] = B(16s + t + 4v, 8j + g).
+template <class Blk>
+SCRATCHKIT_HD_FORCEINLINE void gemm_mma16_b(double (&bf)[4], const double* bs, const GemmMmaLane<Blk>& l, int j,
+                                            int s) {
+  SCRATCHKIT_GEMM_UNROLL
+  for (int v = 0; v < 4; ++v) bf[v] = bs[l.b(j, v & 1, 2 * s + (v >> 1))];
+}
+
 /// One slice of the tensor-core path (both twins, so the same mma sequence):
-/// on CUDA sm_80+, for each k-step in order, one m16n8k8 FP64 mma per tile of
-/// the warp, i outer, j inner, fragments read from stages `as`, `bs` at the
-/// offsets of `l`; elsewhere each thread sums its own elements over the BK k
-/// of the slice in order with scalar multiply-adds (same result up to the
-/// order in a k-step). `mid()` (the copies of a later slice) runs after the
-/// fragment reads of the first k-step are issued, so their latency hides
-/// behind it, and before its mma; the reads of k-step s+1 are free to
-/// overlap the mma of k-step s (no memory clobber between them).
+/// on CUDA sm_80+, for each k-step in order, one FP64 mma per tile of the
+/// warp (MmaK = 8: i outer, j inner; MmaK = 16: j outer, i inner, the B
+/// fragment of the next tile read during the current one and the A fragments
+/// of the next k-step near the end of this one), fragments read from
+/// stages `as`, `bs` at the offsets of `l`; elsewhere each thread sums its own
+/// elements over the BK k of the slice in order with scalar multiply-adds
+/// (same result up to the order in a k-step). `mid()` (the copies of a later
+/// slice) runs after the fragment reads of the first k-step are issued, so
+/// their latency hides behind it, and before its mma; later reads are free to
+/// overlap earlier mma (no memory clobber between them).
 template <class Blk, class Mid>
 SCRATCHKIT_HD_FORCEINLINE void gemm_mma_compute(double (&c)[Blk::MT][Blk::NT][4], const double* as, const double* bs,
                                                 const GemmMmaLane<Blk>& l, int rank, const Mid& mid) {
   constexpr int MT = Blk::MT, NT = Blk::NT;
 #if SCRATCHKIT_GEMM_DMMA
   (void)rank;
-  double af[Blk::KS][MT][4], bf[Blk::KS][NT][2];
-  gemm_mma_fragments<Blk>(af[0], bf[0], as, bs, l, 0);
-  mid();
+  if constexpr (Blk::k16) {
+    // Column tiles outer, so that one B fragment (4 doubles) is live per tile, the next one read during the
+    // mma of the current one; the A fragments of k-step s+1 are read two column tiles before the end of
+    // k-step s. Live: the accumulators, 2 x MT x 8 A and 2 x 4 B doubles (k8: 2 x (MT x 4 + NT x 2)).
+    constexpr int AN = NT >= 2 ? NT - 2 : 0;  // column tile at which the next A fragments are read
+    double af[2][MT][8], bf[2][4];
+    gemm_mma16_a<Blk>(af[0], as, l, 0);
+    gemm_mma16_b<Blk>(bf[0], bs, l, 0, 0);
+    mid();
 #pragma unroll
-  for (int s = 0; s < Blk::KS; ++s) {
-    if (s + 1 < Blk::KS) gemm_mma_fragments<Blk>(af[s + 1], bf[s + 1], as, bs, l, s + 1);
+    for (int s = 0; s < Blk::KS; ++s) {
 #pragma unroll
-    for (int i = 0; i < MT; ++i) {
+      for (int j = 0; j < NT; ++j) {
+        const int q = s * NT + j;  // tile counter: B buffer q % 2
+        if (j + 1 < NT)
+          gemm_mma16_b<Blk>(bf[(q + 1) & 1], bs, l, j + 1, s);
+        else if (s + 1 < Blk::KS)
+          gemm_mma16_b<Blk>(bf[(q + 1) & 1], bs, l, 0, s + 1);
+        if (j == AN && s + 1 < Blk::KS) gemm_mma16_a<Blk>(af[(s + 1) & 1], as, l, s + 1);
 #pragma unroll
-      for (int j = 0; j < NT; ++j) gemm_dmma_16x8x8(c[i][j], af[s][i], bf[s][j]);
+        for (int i = 0; i < MT; ++i) gemm_dmma_16x8x16(c[i][j], af[s & 1][i], bf[q & 1]);
+      }
+    }
+  } else {
+    double af[Blk::KS][MT][4], bf[Blk::KS][NT][2];
+    gemm_mma_fragments<Blk>(af[0], bf[0], as, bs, l, 0);
+    mid();
+#pragma unroll
+    for (int s = 0; s < Blk::KS; ++s) {
+      if (s + 1 < Blk::KS) gemm_mma_fragments<Blk>(af[s + 1], bf[s + 1], as, bs, l, s + 1);
+#pragma unroll
+      for (int i = 0; i < MT; ++i) {
+#pragma unroll
+        for (int j = 0; j < NT; ++j) gemm_dmma_16x8x8(c[i][j], af[s][i], bf[s][j]);
+      }
     }
   }
 #else

@@ -401,7 +401,8 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
               const T* pc    = ring + wrap(bm + 1) * PL;
               const T* pp    = ring + wrap(bm + 2) * PL;
               const bool zin = z > 0 && z < nz - 1;
-              if constexpr (Sh::vec == 2) {
+              // Plain ifs on constants: nvcc's extended lambdas cannot first-capture inside if constexpr.
+              if (Sh::vec == 2) {
                 SCRATCHKIT_STENCIL3D_UNROLL
                 for (int k = 0; k < N; k += W) {
                   const int dx = Sh::template col<T>(k % RX, tx) - c0x;  // a constant
@@ -409,7 +410,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
                   T v[W];
                   stencil3d_ring_points16<P>(pm, pc, pp, i, c0, c1, zin ? r.mask >> (N + k) : 0u, v);
                   T* d = r.dst + oat(0, BY * (k / RX), dx);
-                  if constexpr (V16) {
+                  if (V16) {
                     if (r.mask >> k & 1u) stencil3d_st16(d, v);
                   } else {
                     SCRATCHKIT_STENCIL3D_UNROLL

@@ -97,7 +97,8 @@ void print_line(const Problem<T>& p, const std::string& config, double ms, const
   std::fflush(stdout);
 }
 
-/// "tile 64x16 t32x16 r2x1 zc32 b3 (512 thr)"; the cp.async ring adds "ring5" (its stages).
+/// "tile 64x16 t32x16 r2x1 zc32 b3 (512 thr)"; the cp.async ring adds "ring5" (its stages)
+/// and "v1" / "v2" (Stencil3DZsShape's vec: 16-byte cells / and 16-byte outputs).
 template <class Sh, class T>
 std::string config_name() {
   char name[96];
@@ -105,6 +106,7 @@ std::string config_name() {
                 Sh::RY, Sh::ZC, Sh::template min_blocks<T>(), Sh::threads);
   std::string s = name;
   if (Sh::stages > 0) s += " ring" + std::to_string(Sh::stages);
+  if (Sh::vec > 0) s += " v" + std::to_string(Sh::vec);
   return s;
 }
 
@@ -114,9 +116,13 @@ void time_config(const Problem<T>& p, int xs) {
   using Default = scratchkit::detail::Stencil3DZsNativeDefault<T>;
   constexpr bool is_default =
       Sh::BY == Default::BY && Sh::RX == Default::RX && Sh::RY == Default::RY && Sh::ZC == Default::ZC &&
-      Sh::stages == Default::stages && Sh::template min_blocks<T>() == Default::template min_blocks<T>();
-  const std::string name = (is_default ? "*" : " ") + config_name<Sh, T>() + " xs" + std::to_string(xs);
-  auto kernel            = sk::zs_kernel<T, Sh>();
+      Sh::stages == Default::stages && Sh::vec == Default::vec &&
+      Sh::template min_blocks<T>() == Default::template min_blocks<T>();
+  // The build that runs here: 16-byte cells ("c16") or element cells (what rows not 16-byte aligned get).
+  const bool v16 = scratchkit::detail::stencil3d_ring_v16<Sh>(p.in, p.out, p.n, static_cast<long long>(p.n) * p.n, xs);
+  const std::string name = (is_default ? "*" : " ") + config_name<Sh, T>() + (v16 ? " c16" : "") + " xs" +
+                           std::to_string(xs);
+  auto kernel            = v16 ? sk::zs_kernel<T, Sh, true>() : sk::zs_kernel<T, Sh, false>();
   cudaFuncAttributes fa{};
   TUNE_CUDA(cudaFuncGetAttributes(&fa, kernel));
   int occ = 0;
@@ -159,6 +165,10 @@ using Sh = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB>;
 // reserved) or 2048 threads per SM.
 template <int BY, int RX, int RY, int ZC, int MB, int ST>
 using Ring = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB, ST>;
+// Session 6: the ring with 16-byte cp.async cells (V = 1) and also 16-byte
+// outputs (V = 2: a thread's points in groups of 16 bytes of consecutive x).
+template <int BY, int RX, int RY, int ZC, int MB, int ST, int V>
+using RingV = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB, ST, V>;
 
 }  // namespace
 
@@ -209,7 +219,15 @@ int main(int argc, char** argv) {
        // session 5: the default ring at 5 blocks/SM (51 registers), other chunk lengths
        // (171: 3 chunks of 512, 768 blocks = 0.97 of the 792 slots at 6 blocks/SM)
        Ring<8, 4, 1, 128, 5, 5>, Ring<8, 4, 1, 64, 6, 5>, Ring<8, 4, 1, 171, 6, 5>, Ring<8, 4, 1, 256, 6, 5>,
-       Ring<8, 4, 1, 128, 6, 6>, Ring<8, 4, 1, 128, 7, 4>>(sizes, offsets);  // 6 stages (31 KB), 4 stages (21 KB)
+       Ring<8, 4, 1, 128, 6, 6>, Ring<8, 4, 1, 128, 7, 4>,  // 6 stages (31 KB), 4 stages (21 KB)
+       // session 6: 16-byte cells (v1), and 16-byte outputs (v2); 128 x 8 on 256 thr, 5 stages (27 KB)
+       RingV<8, 4, 1, 128, 6, 5, 1>, RingV<8, 4, 1, 128, 6, 5, 2>,
+       RingV<8, 4, 1, 128, 6, 4, 2>, RingV<8, 4, 1, 128, 5, 6, 2>, RingV<8, 4, 1, 64, 6, 5, 2>,  // stages, chunks
+       RingV<8, 4, 1, 128, 8, 5, 2>,                                // 8 blocks/SM (32 registers)
+       RingV<4, 4, 2, 128, 8, 5, 2>,                                // 128 x 8 on 128 thr, 8 outputs each
+       RingV<16, 4, 1, 128, 3, 4, 2>, RingV<8, 4, 2, 128, 4, 4, 2>,  // 128 x 16 (38 KB) on 512 / 256 thr
+       RingV<4, 4, 1, 128, 10, 6, 2>,                               // 128 x 4 on 128 thr (20 KB)
+       RingV<8, 8, 1, 128, 3, 4, 2>>(sizes, offsets);               // 256 x 8 on 256 thr (41 KB, native only)
   tune<double,                                                       //
        Stencil3DZsShape<16, 2, 1, 32, 3, 2>,                        // the first default
        Sh<16, 2, 1, 16, 2>, Sh<16, 2, 1, 64, 2>, Sh<16, 2, 1, 128, 2>, Sh<16, 2, 1, 1024, 2>,
@@ -229,6 +247,12 @@ int main(int argc, char** argv) {
        Ring<8, 1, 1, 128, 8, 6>, Ring<8, 1, 2, 128, 8, 5>,         // 32x8 (16 KB), 32x16 (25 KB) on 256 thr
        Ring<4, 4, 2, 128, 5, 4>,                                    // 128x8 on 128 thr (42 KB, native only)
        // session 5: the register pipeline default at other chunk lengths, 5 and 8 blocks/SM
-       Sh<4, 2, 2, 128, 6>, Sh<4, 2, 2, 32, 6>, Sh<4, 2, 2, 64, 5>, Sh<4, 2, 2, 64, 8>>(sizes, offsets);
+       Sh<4, 2, 2, 128, 6>, Sh<4, 2, 2, 32, 6>, Sh<4, 2, 2, 64, 5>, Sh<4, 2, 2, 64, 8>,
+       // session 6: 16-byte cells (v1) and 16-byte outputs (v2, 2 doubles)
+       RingV<4, 2, 2, 128, 6, 5, 1>, RingV<4, 2, 2, 128, 6, 5, 2>, RingV<4, 2, 2, 64, 6, 5, 2>,  // 64 x 8, 128 thr
+       RingV<4, 2, 2, 128, 6, 6, 2>,                                // 6 stages (33 KB)
+       RingV<8, 2, 1, 128, 6, 5, 2>, RingV<8, 2, 2, 128, 5, 4, 2>,  // 64 x 8 / 64 x 16 on 256 thr
+       RingV<4, 4, 1, 128, 6, 5, 2>, RingV<8, 4, 1, 128, 3, 4, 2>,  // 128 x 4 on 128 thr (26 KB), 128 x 8 on 256 (42 KB)
+       RingV<4, 4, 2, 128, 4, 4, 2>>(sizes, offsets);               // 128 x 8 on 128 thr, 8 outputs (42 KB, native only)
   return 0;
 }

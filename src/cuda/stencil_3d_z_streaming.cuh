@@ -145,23 +145,27 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
 /// last at plane z-1, before this barrier) and plane z is computed from
 /// planes z-1, z, z+1 in shared memory. Planes outside the chunk's z-1 .. ze
 /// or the grid are not loaded (only boundary points, which are copied, read them).
-template <class S, class Sh>
+/// V16: 16-byte cells and stores (scratchkit::detail::stencil3d_ring_v16 holds).
+template <class S, class Sh, bool V16>
 __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
     stencil_3d_z_ring_kernel(const S* __restrict__ in, S* __restrict__ out, int nz, int ny, int nx, int nbx,
                              int nchunks, int xs, S c0, S c1) {
   constexpr int BY = Sh::BY, RX = Sh::RX, TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N;
-  constexpr int ST = Sh::stages, D = ST - 2, P = Sh::P, PL = Sh::PL;
-  __shared__ S ring[ST * PL];
+  constexpr int ST = Sh::stages, D = ST - 2, P = Sh::template pitch<S>(), PL = Sh::template plane<S>();
+  constexpr int LO = Sh::template lo<S>(), W = scratchkit::detail::vec16<S>::width;
+  static_assert(Sh::vec < 2 || RX % W == 0, "vec 2: RX a multiple of 16 / sizeof(T)");
+  __shared__ __align__(16) S ring[ST * PL];
   const int tx = threadIdx.x, ty = threadIdx.y, rank = ty * 32 + tx;
   const int x0 = (blockIdx.x % nbx) * TX - xs, y0 = (blockIdx.x / nbx) * TY;  // xs: stencil3d_tile_shift
   const long long sz = static_cast<long long>(ny) * nx, sy = nx;
   auto at = [&](int z, int y, int x) {
     return static_cast<long long>(z) * sz + static_cast<long long>(y) * sy + static_cast<long long>(x);
   };
-  const int x = x0 + tx, y = y0 + ty;  // output 0; output k is BY*(k/RX) rows and 32*(k%RX) columns on
-  scratchkit::detail::Stencil3DRingCells<Sh> cells;
-  scratchkit::detail::stencil3d_ring_cells<Sh>(cells, rank, x0, y0, ny, nx, at);
-  const unsigned mask = scratchkit::detail::stencil3d_out_mask<Sh>(y, x, ny, nx);  // inside / interior in x-y, per output
+  // Output 0 at (y, x0 + col(0, tx)); output k is BY*(k/RX) rows and col(k%RX, tx) - col(0, tx) columns on.
+  const int y = y0 + ty, c0x = Sh::template col<S>(0, tx);
+  scratchkit::detail::Stencil3DRingCells<Sh, S, V16> cells;
+  scratchkit::detail::stencil3d_ring_cells(cells, rank, x0, y0, ny, nx, at);
+  const unsigned mask = scratchkit::detail::stencil3d_out_mask<Sh, S>(y, x0, tx, ny, nx);  // inside / interior, per output
   auto wrap = [](int b) { return b >= ST ? b - ST : b; };
   for (int ch = blockIdx.y; ch < nchunks; ch += gridDim.y) {
     const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
@@ -169,26 +173,46 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
 #pragma unroll
     for (int d = 0; d <= D; ++d) {
       const int pz = zb - 1 + d;
-      if (pz >= 0 && pz <= zl) scratchkit::detail::stencil3d_ring_load<Sh>(cells, ring + d * PL, in + at(pz, 0, 0));
+      if (pz >= 0 && pz <= zl) scratchkit::detail::stencil3d_ring_load(cells, ring + d * PL, in + at(pz, 0, 0));
       scratchkit::detail::gemm_cp_async_commit();
     }
-    S* dst = out + at(zb, y, x);
+    S* dst = out + at(zb, y, x0 + c0x);
     for (int z = zb, bm = 0; z < ze; ++z) {  // bm: buffer of plane z-1
       scratchkit::detail::gemm_cp_async_wait<D - 2>();
       __syncthreads();
       if (z + D <= zl)
-        scratchkit::detail::stencil3d_ring_load<Sh>(cells, ring + wrap(bm + ST - 1) * PL, in + at(z + D, 0, 0));
+        scratchkit::detail::stencil3d_ring_load(cells, ring + wrap(bm + ST - 1) * PL, in + at(z + D, 0, 0));
       scratchkit::detail::gemm_cp_async_commit();
       const S* pm = ring + bm * PL;
       const S* pc = ring + wrap(bm + 1) * PL;
       const S* pp = ring + wrap(bm + 2) * PL;
       const bool zin = z > 0 && z < nz - 1;
+      if constexpr (Sh::vec == 2) {
 #pragma unroll
-      for (int k = 0; k < N; ++k) {
-        const int i         = (ty + BY * (k / RX) + 1) * P + tx + 32 * (k % RX) + 1;  // tile cell
-        const bool interior = zin && (mask >> (N + k) & 1u);
-        const S v = scratchkit::detail::stencil3d_ring_point<P>(pm, pc, pp, i, c0, c1, interior);
-        if (mask >> k & 1u) dst[at(0, BY * (k / RX), 32 * (k % RX))] = v;
+        for (int k = 0; k < N; k += W) {
+          const int dx = Sh::template col<S>(k % RX, tx) - c0x;  // a constant
+          const int i  = (ty + BY * (k / RX) + 1) * P + LO + c0x + dx;
+          S v[W];
+          scratchkit::detail::stencil3d_ring_points16<P>(pm, pc, pp, i, c0, c1,
+                                                         zin ? mask >> (N + k) : 0u, v);
+          S* d = dst + at(0, BY * (k / RX), dx);
+          if constexpr (V16) {
+            if (mask >> k & 1u) scratchkit::detail::stencil3d_st16(d, v);
+          } else {
+#pragma unroll
+            for (int e = 0; e < W; ++e)
+              if (mask >> (k + e) & 1u) d[e] = v[e];
+          }
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+          const int dx        = Sh::template col<S>(k % RX, tx) - c0x;
+          const int i         = (ty + BY * (k / RX) + 1) * P + LO + c0x + dx;  // tile cell
+          const bool interior = zin && (mask >> (N + k) & 1u);
+          const S v = scratchkit::detail::stencil3d_ring_point<P>(pm, pc, pp, i, c0, c1, interior);
+          if (mask >> k & 1u) dst[at(0, BY * (k / RX), dx)] = v;
+        }
       }
       dst += sz;
       bm = wrap(bm + 1);
@@ -197,11 +221,11 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
   }
 }
 
-/// The kernel of shape Sh, for attribute queries.
-template <class S, class Sh>
+/// The kernel of shape Sh, for attribute queries (V16: the ring's 16-byte build).
+template <class S, class Sh, bool V16 = false>
 inline auto zs_kernel() {
   if constexpr (Sh::stages > 0)
-    return &stencil_3d_z_ring_kernel<S, Sh>;
+    return &stencil_3d_z_ring_kernel<S, Sh, V16 && (Sh::vec > 0)>;
   else
     return &stencil_3d_z_streaming_kernel<S, Sh>;
 }
@@ -213,7 +237,10 @@ template <class S, class Sh>
 void stencil_3d_z_streaming(const S* in, S* out, int nz, int ny, int nx, S c0, S c1, cudaStream_t stream, int xs) {
   const auto g = scratchkit::detail::stencil3d_zs_grid<Sh>(nz, ny, nx, xs);
   const dim3 grid(static_cast<unsigned>(static_cast<long long>(g.nbx) * g.nby), static_cast<unsigned>(g.gy));
-  zs_kernel<S, Sh>()<<<grid, dim3(32, Sh::BY), 0, stream>>>(in, out, nz, ny, nx, g.nbx, g.nchunks, xs, c0, c1);
+  const long long sz = static_cast<long long>(ny) * nx;
+  const auto kernel  = scratchkit::detail::stencil3d_ring_v16<Sh>(in, out, nx, sz, xs) ? zs_kernel<S, Sh, true>()
+                                                                                    : zs_kernel<S, Sh, false>();
+  kernel<<<grid, dim3(32, Sh::BY), 0, stream>>>(in, out, nz, ny, nx, g.nbx, g.nchunks, xs, c0, c1);
   SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_z_streaming");
 }
 

@@ -332,25 +332,29 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
 
 /// One ring thread's state across barriers: its cells, which of its outputs
 /// are inside / interior in x-y (stencil3d_out_mask) and output 0 of plane z in out.
-template <class T, class Sh>
+template <class T, class Sh, bool V16>
 struct Stencil3DRingRegs {
-  Stencil3DRingCells<Sh> cells;
+  Stencil3DRingCells<Sh, T, V16> cells;
   unsigned mask;
   T* dst;
 };
 
-template <class Sh, bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
+// V16: 16-byte cells and stores (stencil3d_ring_v16 holds; UnitX only).
+template <class Sh, bool UnitX, bool SameIndex, bool V16, class ExecSpace, class InView, class OutView>
 void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView& out,
                           typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
                           Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_, int xs) {
   using T    = typename OutView::non_const_value_type;
   using B_t  = Block<ExecSpace>;
-  using Tile = PaddedTile<T, Sh::stages*(Sh::TY + 2), Sh::P, 0>;
-  using Regs = Stencil3DRingRegs<T, Sh>;
+  using Tile = PaddedTile<T, Sh::stages*(Sh::TY + 2), Sh::template pitch<T>(), 0>;
+  using Regs = Stencil3DRingRegs<T, Sh, V16>;
   constexpr int BX = Sh::BX, BY = Sh::BY, RX = Sh::RX, NT = Sh::threads;
   constexpr int TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N;
-  constexpr int ST = Sh::stages, D = ST - 2, P = Sh::P, PL = Sh::PL;
+  constexpr int ST = Sh::stages, D = ST - 2, P = Sh::template pitch<T>(), PL = Sh::template plane<T>();
+  constexpr int LO = Sh::template lo<T>(), W = vec16<T>::width;
   static_assert(BX == 32, "z_streaming: a warp per tile row segment");
+  static_assert(Sh::vec < 2 || RX % W == 0, "vec 2: RX a multiple of 16 / sizeof(T)");
+  static_assert(!V16 || UnitX, "16-byte cells need unit x strides");
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
             nx = static_cast<int>(in.extent(2));
   const auto grid = stencil3d_zs_grid<Sh>(nz, ny, nx, xs);
@@ -369,8 +373,8 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
         const int x0 = (tl % nbx) * TX - xs, y0 = (tl / nbx) * TY;  // xs: stencil3d_tile_shift
         const auto wrap = [](int bf) { return bf >= Sh::stages ? bf - Sh::stages : bf; };
         b.threads([&](const Thread& t) {
-          stencil3d_ring_cells<Sh>(regs(t).cells, t.rank, x0, y0, ny, nx, iat);
-          regs(t).mask = stencil3d_out_mask<Sh>(y0 + t.rank / BX, x0 + t.rank % BX, ny, nx);
+          stencil3d_ring_cells(regs(t).cells, t.rank, x0, y0, ny, nx, iat);
+          regs(t).mask = stencil3d_out_mask<Sh, T>(y0 + t.rank / BX, x0, t.rank % BX, ny, nx);
         });
         for (int ch = cf; ch < nchunks; ch += gy) {
           const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
@@ -380,29 +384,49 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
             SCRATCHKIT_STENCIL3D_UNROLL
             for (int d = 0; d <= D; ++d) {
               const int pz = zb - 1 + d;
-              if (pz >= 0 && pz <= zl) stencil3d_ring_load<Sh>(r.cells, ring + d * PL, ip + iat(pz, 0, 0));
+              if (pz >= 0 && pz <= zl) stencil3d_ring_load(r.cells, ring + d * PL, ip + iat(pz, 0, 0));
               gemm_cp_async_commit();
             }
-            r.dst = op + oat(zb, y0 + t.rank / BX, x0 + t.rank % BX);
+            r.dst = op + oat(zb, y0 + t.rank / BX, x0 + Sh::template col<T>(0, t.rank % BX));
           });
           for (int z = zb, bm = 0; z < ze; ++z) {  // bm: buffer of plane z-1
             b.threads([&](const Thread&) { gemm_cp_async_wait<D - 2>(); });
             sync_threads(b);
             b.threads([&](const Thread& t) {
-              const int tx = t.rank % BX, ty = t.rank / BX;
+              const int tx = t.rank % BX, ty = t.rank / BX, c0x = Sh::template col<T>(0, tx);
               Regs& r      = regs(t);
-              if (z + D <= zl) stencil3d_ring_load<Sh>(r.cells, ring + wrap(bm + ST - 1) * PL, ip + iat(z + D, 0, 0));
+              if (z + D <= zl) stencil3d_ring_load(r.cells, ring + wrap(bm + ST - 1) * PL, ip + iat(z + D, 0, 0));
               gemm_cp_async_commit();
               const T* pm    = ring + bm * PL;
               const T* pc    = ring + wrap(bm + 1) * PL;
               const T* pp    = ring + wrap(bm + 2) * PL;
               const bool zin = z > 0 && z < nz - 1;
-              SCRATCHKIT_STENCIL3D_UNROLL
-              for (int k = 0; k < N; ++k) {
-                const int i         = (ty + BY * (k / RX) + 1) * P + tx + 32 * (k % RX) + 1;  // tile cell
-                const bool interior = zin && (r.mask >> (N + k) & 1u);
-                const T v           = stencil3d_ring_point<P>(pm, pc, pp, i, c0, c1, interior);
-                if (r.mask >> k & 1u) r.dst[oat(0, BY * (k / RX), 32 * (k % RX))] = v;
+              // Plain ifs on constants: nvcc's extended lambdas cannot first-capture inside if constexpr.
+              if (Sh::vec == 2) {
+                SCRATCHKIT_STENCIL3D_UNROLL
+                for (int k = 0; k < N; k += W) {
+                  const int dx = Sh::template col<T>(k % RX, tx) - c0x;  // a constant
+                  const int i  = (ty + BY * (k / RX) + 1) * P + LO + c0x + dx;
+                  T v[W];
+                  stencil3d_ring_points16<P>(pm, pc, pp, i, c0, c1, zin ? r.mask >> (N + k) : 0u, v);
+                  T* d = r.dst + oat(0, BY * (k / RX), dx);
+                  if (V16) {
+                    if (r.mask >> k & 1u) stencil3d_st16(d, v);
+                  } else {
+                    SCRATCHKIT_STENCIL3D_UNROLL
+                    for (int e = 0; e < W; ++e)
+                      if (r.mask >> (k + e) & 1u) d[UnitX ? e : e * oat.sx] = v[e];
+                  }
+                }
+              } else {
+                SCRATCHKIT_STENCIL3D_UNROLL
+                for (int k = 0; k < N; ++k) {
+                  const int dx        = Sh::template col<T>(k % RX, tx) - c0x;
+                  const int i         = (ty + BY * (k / RX) + 1) * P + LO + c0x + dx;  // tile cell
+                  const bool interior = zin && (r.mask >> (N + k) & 1u);
+                  const T v           = stencil3d_ring_point<P>(pm, pc, pp, i, c0, c1, interior);
+                  if (r.mask >> k & 1u) r.dst[oat(0, BY * (k / RX), dx)] = v;
+                }
               }
               r.dst += oat.sz;
             });
@@ -421,9 +445,14 @@ void stencil_3d_zs_at(const ExecSpace& exec, const InView& in, const OutView& ou
                       typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
                       Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat, int xs = -1) {
   if (xs < 0) xs = UnitX ? stencil3d_tile_shift<Sh>(in.data(), iat.sy) : 0;
-  if constexpr (Sh::stages > 0)
-    stencil_3d_z_ring_at<Sh, UnitX, SameIndex>(exec, in, out, c0, c1, iat, oat, xs);
-  else
+  if constexpr (Sh::stages > 0) {
+    // 16-byte cells where the rows allow (stencil3d_ring_v16, as the native twin decides).
+    if constexpr (UnitX && Sh::vec > 0) {
+      if (iat.sy == oat.sy && iat.sz == oat.sz && stencil3d_ring_v16<Sh>(in.data(), out.data(), iat.sy, iat.sz, xs))
+        return stencil_3d_z_ring_at<Sh, UnitX, SameIndex, true>(exec, in, out, c0, c1, iat, oat, xs);
+    }
+    stencil_3d_z_ring_at<Sh, UnitX, SameIndex, false>(exec, in, out, c0, c1, iat, oat, xs);
+  } else
     stencil_3d_z_streaming_at<Sh, UnitX, SameIndex>(exec, in, out, c0, c1, iat, oat, xs);
 }
 

@@ -48,27 +48,54 @@ namespace detail {
 /// global -> shared (no registers) Stages - 2 planes ahead; a plane's cells
 /// (rows y0-1 .. y0+TY of the tile's columns, then the two halo columns) are
 /// loaded by ranks 0, 1, ..., NL cells per thread (stencil3d_ring_cells).
-template <int BY_, int RX_, int RY_, int ZC_, int MinBlocksFloat_, int MinBlocksDouble_, int Stages_ = 0>
+/// Vec (ring only): 0: a cell is one element (4/8-byte cp.async), the tile's
+/// column c at buffer column 1 + c; 1: a plane buffer row holds columns
+/// x0-W .. x0+TX+W-1 (W = 16 / sizeof(T)), 16-byte aligned, and where the
+/// input's rows are 16-byte aligned (stencil3d_ring_v16) a cell is a 16-byte
+/// chunk (cp.async.cg 16, L1 bypassed; the halo columns come in the chunks
+/// next to the tile); 2: as 1, and a thread's RX outputs along x are RX/W
+/// groups of W consecutive points, 32*W apart (16-byte shared loads, 16-byte
+/// stores where the rows are aligned), RX a multiple of W.
+template <int BY_, int RX_, int RY_, int ZC_, int MinBlocksFloat_, int MinBlocksDouble_, int Stages_ = 0,
+          int Vec_ = 0>
 struct Stencil3DZsShape {
-  static constexpr int BX = 32, BY = BY_, RX = RX_, RY = RY_, ZC = ZC_, stages = Stages_;
+  static constexpr int BX = 32, BY = BY_, RX = RX_, RY = RY_, ZC = ZC_, stages = Stages_, vec = Vec_;
   static constexpr int TX = BX * RX, TY = BY * RY, N = RX * RY, threads = BX * BY;
   static constexpr int halo = 2 * TX + 2 * TY, NH = (halo + threads - 1) / threads;
-  /// Ring: cells of a plane buffer's rows (TY + 2 rows of TX) and halo columns (2 TY) per thread.
-  static constexpr int NL = ((TY + 2) * TX + 2 * TY + threads - 1) / threads;
+  /// Ring: buffer column of the tile's column 0 (1, or 16 bytes of elements when vec > 0).
+  template <class T>
+  static constexpr SCRATCHKIT_HD_FORCEINLINE int lo() {
+    return vec > 0 ? static_cast<int>(16 / sizeof(T)) : 1;
+  }
   /// Ring: shared pitch (elements) and plane buffer size (elements).
-  static constexpr int P = TX + 2, PL = (TY + 2) * P;
+  template <class T>
+  static constexpr SCRATCHKIT_HD_FORCEINLINE int pitch() {
+    return TX + 2 * lo<T>();
+  }
+  template <class T>
+  static constexpr SCRATCHKIT_HD_FORCEINLINE int plane() {
+    return (TY + 2) * pitch<T>();
+  }
+  /// Tile column of thread tx's output column kx (0 .. RX-1): 32 kx + tx, or with
+  /// vec == 2 groups of W consecutive columns (W = 16 / sizeof(T)), 32 W apart.
+  template <class T>
+  static constexpr SCRATCHKIT_HD_FORCEINLINE int col(int kx, int tx) {
+    return vec == 2 ? 32 * lo<T>() * (kx / lo<T>()) + lo<T>() * tx + kx % lo<T>() : 32 * kx + tx;
+  }
   static constexpr int min_blocks_float = MinBlocksFloat_, min_blocks_double = MinBlocksDouble_;
   /// Blocks per SM the launch bounds ask for, for element type T.
   template <class T>
   static constexpr int min_blocks() {
     return sizeof(T) == 4 ? min_blocks_float : min_blocks_double;
   }
-  /// Bytes of its plane buffers (3, or Stages), each (TY + 2) x (TX + 2).
+  /// Bytes of its plane buffers: 3 of (TY + 2) x (TX + 2), or Stages of plane<T>().
   template <class T>
   static constexpr long long smem_bytes() {
-    return (stages == 0 ? 3LL : stages) * PL * static_cast<long long>(sizeof(T));
+    return stages == 0 ? 3LL * (TY + 2) * (TX + 2) * static_cast<long long>(sizeof(T))
+                       : static_cast<long long>(stages) * plane<T>() * static_cast<long long>(sizeof(T));
   }
   static_assert(BY >= 1 && RX >= 1 && RY >= 1 && ZC >= 1 && threads <= 1024, "Stencil3DZsShape: sizes");
+  static_assert(vec == 0 || (stages > 0 && vec <= 2), "Stencil3DZsShape: vec 1 or 2 is a ring option");
   static_assert(MinBlocksFloat_ >= 1 && MinBlocksDouble_ >= 1, "Stencil3DZsShape: blocks per SM");
   static_assert(stages == 0 || stages >= 4, "Stencil3DZsShape: 0 (register pipeline) or >= 4 ring stages");
 };
@@ -178,65 +205,91 @@ inline Stencil3DZsGrid stencil3d_zs_grid(int nz, int ny, int nx, int xs) {
 }
 
 /// What does not change along z for a thread's N outputs (k = 0 .. N-1, at y +
-/// BY*(k/RX), x + 32*(k%RX)): bit k set when output k is inside the grid
+/// BY*(k/RX), x0 + Sh::col<T>(k%RX, tx)): bit k set when output k is inside the grid
 /// (x may be negative on a shifted grid), bit N + k when it is interior in x
 /// and y. One register instead of 2N coordinates held across the z loop.
-template <class Sh>
-SCRATCHKIT_HD_FORCEINLINE unsigned stencil3d_out_mask(int y, int x, int ny, int nx) {
+template <class Sh, class T>
+SCRATCHKIT_HD_FORCEINLINE unsigned stencil3d_out_mask(int y, int x0, int tx, int ny, int nx) {
   static_assert(2 * Sh::N <= 32, "stencil3d_out_mask: at most 16 outputs per thread");
   unsigned m = 0;
   SCRATCHKIT_GEMM_UNROLL
   for (int k = 0; k < Sh::N; ++k) {
-    const int yk = y + Sh::BY * (k / Sh::RX), xk = x + 32 * (k % Sh::RX);
+    const int yk = y + Sh::BY * (k / Sh::RX), xk = x0 + Sh::template col<T>(k % Sh::RX, tx);
     if (yk < ny && static_cast<unsigned>(xk) < static_cast<unsigned>(nx)) m |= 1u << k;
     if (yk > 0 && yk < ny - 1 && xk > 0 && xk < nx - 1) m |= 1u << (Sh::N + k);
   }
   return m;
 }
 
-/// The cp.async ring's cells of one thread (Stages > 0): cell j goes to
-/// element cell[j] of a plane buffer from element off[j] of its plane (-1: not
-/// loaded, outside the grid; such cells are only next to boundary points,
-/// which are copied). Cells rank + j*threads: first the tile's columns of rows
-/// y0-1 .. y0+TY (a warp loads 32 consecutive elements of one row), then the
-/// left and right halo columns of rows y0 .. y0+TY-1. Computed once per block.
-template <class Sh>
+/// The cp.async ring's cells of one thread: cell j goes to element cell[j] of
+/// a plane buffer from element off[j] of its plane (-1: not loaded, outside the
+/// grid; such cells are only next to boundary points, which are copied). A cell
+/// is W elements: 1, or with V16 a 16-byte chunk (stencil3d_ring_v16 says when
+/// the rows allow it). Cells rank + j*threads: first the tile's columns of rows
+/// y0-1 .. y0+TY (a warp copies consecutive cells of one row), then the left
+/// and right halo columns of rows y0 .. y0+TY-1 (with V16 the chunk ending at
+/// x0-1 and the one starting at x0+TX). Computed once per block.
+template <class Sh, class T, bool V16>
 struct Stencil3DRingCells {
-  long long off[Sh::NL];
-  int cell[Sh::NL];
+  static constexpr int W     = V16 ? static_cast<int>(16 / sizeof(T)) : 1;
+  static constexpr int rows  = (Sh::TY + 2) * (Sh::TX / W);
+  static constexpr int NL    = (rows + 2 * Sh::TY + Sh::threads - 1) / Sh::threads;
+  static_assert(!V16 || Sh::vec > 0, "Stencil3DRingCells: 16-byte cells need the vec layout");
+  long long off[NL];
+  int cell[NL];
 };
-template <class Sh, class At>
-SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_cells(Stencil3DRingCells<Sh>& c, int rank, int x0, int y0, int ny,
-                                                    int nx, const At& at) {
-  constexpr int TX = Sh::TX, TY = Sh::TY, P = Sh::P, rows = (TY + 2) * TX;
+template <class Sh, class T, bool V16, class At>
+SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_cells(Stencil3DRingCells<Sh, T, V16>& c, int rank, int x0, int y0,
+                                                    int ny, int nx, const At& at) {
+  using C = Stencil3DRingCells<Sh, T, V16>;
+  constexpr int TX = Sh::TX, TY = Sh::TY, W = C::W, CR = TX / W, LO = Sh::template lo<T>();
+  constexpr int P = Sh::template pitch<T>(), rows = C::rows;
   SCRATCHKIT_GEMM_UNROLL
-  for (int j = 0; j < Sh::NL; ++j) {
+  for (int j = 0; j < C::NL; ++j) {
     const int f = rank + j * Sh::threads;
     int r = 0, cc = 0, gy = -1, gx = 0;
-    if (f < rows) {  // whole warps (TX is a multiple of 32)
-      r  = f / TX;
-      cc = f - r * TX + 1;
+    if (f < rows) {  // whole warps (CR is a multiple of 8, a warp's cells are 1 to 4 rows)
+      r  = f / CR;
+      cc = LO + (f - r * CR) * W;
       gy = y0 - 1 + r;
-      gx = x0 + cc - 1;
+      gx = x0 + cc - LO;
     } else if (f < rows + 2 * TY) {
       const bool right = f - rows >= TY;
       r                = (right ? f - rows - TY : f - rows) + 1;
-      cc               = right ? TX + 1 : 0;
+      cc               = right ? LO + TX : LO - W;
       gy               = y0 + r - 1;
-      gx               = right ? x0 + TX : x0 - 1;
+      gx               = right ? x0 + TX : x0 - W;
     }
-    const bool v = gy >= 0 && gy < ny && gx >= 0 && gx < nx;
+    // With V16 every chunk is wholly inside or outside in x (x0, nx multiples of W).
+    const bool v = gy >= 0 && gy < ny && gx >= 0 && gx + W <= nx;
     c.off[j]     = v ? at(0, gy, gx) : -1;
     c.cell[j]    = r * P + cc;
   }
 }
 /// Issues this thread's cp.async copies of one plane (`plane`: its element
 /// (0, 0) in the input) into the plane buffer `buf` (shared memory).
-template <class Sh, class T>
-SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_load(const Stencil3DRingCells<Sh>& c, T* buf, const T* plane) {
+template <class Sh, class T, bool V16>
+SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_load(const Stencil3DRingCells<Sh, T, V16>& c, T* buf, const T* plane) {
   SCRATCHKIT_GEMM_UNROLL
-  for (int j = 0; j < Sh::NL; ++j)
-    if (c.off[j] >= 0) gemm_cp_async1(buf + c.cell[j], plane + c.off[j], true);
+  for (int j = 0; j < Stencil3DRingCells<Sh, T, V16>::NL; ++j)
+    if (c.off[j] >= 0) {
+      if constexpr (V16)
+        gemm_cp_async16_inside(buf + c.cell[j], plane + c.off[j]);
+      else
+        gemm_cp_async1(buf + c.cell[j], plane + c.off[j], true);
+    }
+}
+/// Whether the ring of shape Sh copies 16-byte cells (and, vec == 2, stores 16
+/// bytes): Sh::vec > 0, in and out 16-byte aligned, row and plane pitches
+/// (elements) and the tile shift xs multiples of W = 16 / sizeof(T), so that
+/// every row of every tile starts on a 16-byte boundary and a chunk is wholly
+/// inside or outside the grid. Both twins decide with it on the host; the bits
+/// do not depend on it (only how the same values reach shared memory).
+template <class Sh, class T>
+inline bool stencil3d_ring_v16(const T* in, const T* out, long long sy, long long sz, int xs) {
+  constexpr long long W = 16 / sizeof(T);
+  return Sh::vec > 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+         reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && sy % W == 0 && sz % W == 0 && xs % W == 0;
 }
 /// One output of the ring from its cell i of planes z-1 (m), z (c), z+1 (p),
 /// pitch P: the sum in the order of every other variant (x-1, x+1, y-1, y+1,
@@ -252,6 +305,63 @@ SCRATCHKIT_HD_FORCEINLINE T stencil3d_ring_point(const T* m, const T* c, const T
   s += m[i];
   s += p[i];
   return interior ? c0 * u + c1 * s : u;
+}
+/// W = 16 / sizeof(T) consecutive elements of shared memory, 16-byte aligned:
+/// one 16-byte load on CUDA (ld.shared.v4 / .v2), element loads elsewhere.
+template <class T>
+SCRATCHKIT_HD_FORCEINLINE void stencil3d_lds16(const T* p, T (&v)[vec16<T>::width]) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same<T, float>::value) {
+    const float4 q = *reinterpret_cast<const float4*>(p);
+    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+  } else {
+    static_assert(std::is_same<T, double>::value, "stencil3d_lds16: float or double");
+    const double2 q = *reinterpret_cast<const double2*>(p);
+    v[0] = q.x, v[1] = q.y;
+  }
+#else
+  for (int j = 0; j < vec16<T>::width; ++j) v[j] = p[j];
+#endif
+}
+/// p[0 .. W) = v, p 16-byte aligned (global memory): one 16-byte store on CUDA.
+template <class T>
+SCRATCHKIT_HD_FORCEINLINE void stencil3d_st16(T* p, const T (&v)[vec16<T>::width]) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same<T, float>::value)
+    *reinterpret_cast<float4*>(p) = make_float4(v[0], v[1], v[2], v[3]);
+  else
+    *reinterpret_cast<double2*>(p) = make_double2(v[0], v[1]);
+#else
+  for (int j = 0; j < vec16<T>::width; ++j) p[j] = v[j];
+#endif
+}
+/// Output group g of a vec == 2 ring thread: the W consecutive points whose
+/// centre cells start at i (16-byte aligned) in the plane buffers m, c, p (z-1,
+/// z, z+1), pitch P; each point summed as stencil3d_ring_point sums it (x-1,
+/// x+1, y-1, y+1, z-1, z+1: the same bits), with 16-byte shared loads (the x-1
+/// of the first and x+1 of the last point are single loads). Point v interior
+/// when bit v of `interior`.
+template <int P, class T>
+SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_points16(const T* m, const T* c, const T* p, int i, T c0, T c1,
+                                                       unsigned interior, T (&out)[vec16<T>::width]) {
+  constexpr int W = vec16<T>::width;
+  T u[W], n[W], s[W], zm[W], zp[W];
+  stencil3d_lds16(c + i, u);
+  const T left = c[i - 1], right = c[i + W];
+  stencil3d_lds16(c + i - P, n);
+  stencil3d_lds16(c + i + P, s);
+  stencil3d_lds16(m + i, zm);
+  stencil3d_lds16(p + i, zp);
+  SCRATCHKIT_GEMM_UNROLL
+  for (int v = 0; v < W; ++v) {
+    T a = v == 0 ? left : u[v - 1];
+    a += v == W - 1 ? right : u[v + 1];
+    a += n[v];
+    a += s[v];
+    a += zm[v];
+    a += zp[v];
+    out[v] = (interior >> v & 1u) ? c0 * u[v] + c1 * a : u[v];
+  }
 }
 
 }  // namespace detail

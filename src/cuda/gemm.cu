@@ -122,14 +122,21 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
       SCRATCHKIT_CUDA_CHECK_LAUNCH("gemm_tiled_double_buffered");
       return;
     case GemmVariant::register_blocked:
-      if constexpr (Blk::tensor_core) {
-        // A device with less shared memory per block than the blocking's stages (an A100's 163 KB)
-        // runs the layer's fallback blocking, as the layer does there (detail::gemm_register_blocked_default).
-        if (Blk::smem_bytes > detail::shared_per_block_optin()) {
-          using Small = typename scratchkit::detail::GemmDefaultBlocking<S>::type;
-          detail::gemm_register_blocked<S, Small>(M, N, K, alpha, A, B, beta, C, s);
+      if constexpr (std::is_same<S, double>::value) {
+        // The layer's choice (detail::gemm_register_blocked_default): by the product's size, and the
+        // fallback blocking on a device where the chosen one's stages do not fit.
+        using D = scratchkit::detail::GemmDefaultBlocking<double>;
+        if (scratchkit::detail::gemm_mma_pick_small(M, N)) {
+          if (detail::gemm_mma_fits<typename D::small_type>()) {
+            detail::gemm_register_blocked<S, typename D::small_type>(M, N, K, alpha, A, B, beta, C, s);
+            return;
+          }
+        } else if (detail::gemm_mma_fits<typename D::large_type>()) {
+          detail::gemm_register_blocked<S, typename D::large_type>(M, N, K, alpha, A, B, beta, C, s);
           return;
         }
+        detail::gemm_register_blocked<S, typename D::type>(M, N, K, alpha, A, B, beta, C, s);
+        return;
       }
       detail::gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s);
       return;

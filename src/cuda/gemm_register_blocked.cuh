@@ -178,6 +178,18 @@ constexpr auto rb_kernel() {
   }
 }
 
+/// Whether the tensor-core blocking Blk runs on the current device: its stages fit in one block's shared
+/// memory (with the opt-in) and Blk::min_blocks of them in one SM (its launch bounds' occupancy), as the
+/// layer requires (scratchkit::detail::gemm_mma_fits_layer).
+template <class Blk>
+bool gemm_mma_fits() {
+  int dev = 0, per_sm = 0;
+  SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
+  SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  return Blk::smem_bytes <= shared_per_block_optin() &&
+         static_cast<long long>(Blk::min_blocks) * (Blk::smem_bytes + 3072) <= per_sm;  // the layer's margin
+}
+
 /// Launches the register_blocked kernel of blocking Blk on stream s (M, N, K >= 0 checked by the caller).
 template <class S, class Blk>
 void gemm_register_blocked(int M, int N, int K, S alpha, const S* A, const S* B, S beta, S* C, cudaStream_t s) {

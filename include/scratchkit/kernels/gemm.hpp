@@ -4,6 +4,7 @@
 
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/native/gemm.hpp>
@@ -398,25 +399,43 @@ void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_t
   }
 }
 
+/// Whether the layer can launch gemm_register_blocked_mma<Blk> on exec: its
+/// stages fit in level 0 (the CUDA block driver opts in above 48 KB) and
+/// Blk::min_blocks of them fit on one SM (as its launch bounds require).
+template <class Blk, class ExecSpace>
+bool gemm_mma_fits_layer(const ExecSpace& exec) {
+  const auto p = LaunchParams(Dim3(1), Dim3(Blk::threads))
+                     .uses<SharedArray<double, Blk::stages * Blk::a_stage, 16>,
+                           SharedArray<double, Blk::stages * Blk::b_stage, 16>>();
+  if (!fits_level0<ExecSpace, LaunchBounds<Blk::threads, Blk::min_blocks>>(p)) return false;
+  const std::size_t per_sm = device_fill(exec).shared_per_sm;
+  // 2 KB per block: the block driver's team space (<= 2176 bytes at 256 threads, less the 128-byte slack
+  // counted in scratch_request) and the 1 KB CUDA reserves per block.
+  return per_sm == 0 || static_cast<std::size_t>(Blk::min_blocks) * (scratch_request(p) + 2048 + 1024) <= per_sm;
+}
+
 /// GemmVariant::register_blocked with the default blocking of the type. For
-/// double on a GPU the layer takes the native twin's blocking
-/// (GemmDefaultBlocking<double>::native_type, 192 KB of stages) where a launch
-/// can have that much level-0 scratch (the layer's CUDA block driver opts in
-/// to it on a device with enough shared memory per block, as the native twin
-/// does), else GemmDefaultBlocking<double>::type (36 KB, within Kokkos' own
-/// level 0). Either gives the same bits (one ordered chain per element of C).
+/// double on a GPU the layer takes the native twin's blocking, chosen by
+/// the product's size (gemm_mma_pick_small: GemmDefaultBlocking<double>'s
+/// small_type or large_type, 82 / 192 KB of stages) where a launch can have
+/// that much level-0 scratch (the layer's CUDA block driver opts in to it, as
+/// the native twin does), else GemmDefaultBlocking<double>::type (36 KB,
+/// within Kokkos' own level 0). The native twin picks the same way, so the
+/// twins run the same blocking and give the same bits.
 template <class ExecSpace, class AV, class BV, class CV>
 void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
                                    const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using D      = GemmDefaultBlocking<Scalar>;
   if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
-    using NB      = typename D::native_type;
-    const auto np = LaunchParams(Dim3(1), Dim3(NB::threads))
-                        .uses<SharedArray<double, NB::stages * NB::a_stage, 16>,
-                              SharedArray<double, NB::stages * NB::b_stage, 16>>();
-    if (fits_level0<ExecSpace, LaunchBounds<NB::threads, NB::min_blocks>>(np)) {
-      gemm_register_blocked<NB>(exec, alpha, A, B, beta, C);
+    const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1));
+    if (gemm_mma_pick_small(M, N)) {
+      if (gemm_mma_fits_layer<typename D::small_type>(exec)) {
+        gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C);
+        return;
+      }
+    } else if (gemm_mma_fits_layer<typename D::large_type>(exec)) {
+      gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C);
       return;
     }
   }

@@ -822,17 +822,31 @@ struct GemmDefaultBlocking<float> {
 };
 template <>
 struct GemmDefaultBlocking<double> {
-  // FP64 tensor cores. The layer: 64 x 128 x 8, 4 warps of 32 x 64 (2 x 8 mma tiles), 128 threads,
-  // 2 blocks per SM, 3 cp.async stages (36 KB, under the layer's 40 KB): 0.790x / 0.831x cuBLAS DGEMM
-  // at 4096^3 / 8192^3 in the tuner (session 5, history/11-session5-tune/tune.txt; session 4's code:
-  // 0.728x / 0.763x). Natively: 128 x 128 tiles, 8 warps of 32 x 64, 4 mma k-steps per barrier
-  // (slices of 32), 3 stages = 192 KB of dynamic shared memory with the opt-in, 1 block per SM:
-  // 0.803x / 0.872x, the best of the 14 candidates at 8192^3 and better than the layer's shape at
-  // both sizes (64 x 128 x 32, 2 stages, 0.833x at 4096^3 but 0.808x at 8192^3).
+  // FP64 tensor cores, m16n8k16 (DMMA.16x8x16, sm_90), session 6 (perf/results/h100/history/14-session6-tune,
+  // gemm_tune_double.txt). No one blocking is best at both measured sizes, so both twins pick by the number
+  // of 128 x 128 tiles of C (gemm_mma_pick):
+  // - small_type, 64 x 128 x 32 (2 k16 steps per barrier), 4 warps, 2 stages = 82 KB, 2 blocks per SM:
+  //   0.873x cuBLAS at 4096^3 (1024 tiles of 128 x 128), but 0.801x at 8192^3;
+  // - large_type, 128 x 128 x 32, 8 warps, 3 stages = 192 KB, 1 block per SM: 0.888x at 8192^3 (4096 tiles),
+  //   0.809x at 4096^3.
+  // The switch is at 2048 tiles (between the two measured points; sizes in between were not measured).
+  // Session 5's m16n8k8 shapes measured 0.794x / 0.862x (128 x 128, KS 4) in the same run.
+  // Both need CUDA's opt-in above 48 KB: the native twin sets it, the layer's CUDA block driver does
+  // (Kokkos 4.6.x). `type` is the fallback of both twins where a block cannot have that much shared
+  // memory (Kokkos' own 40 KB of level 0, or a device with less), 36 KB, m16n8k8: 0.766x / 0.835x.
+  using small_type  = GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2, 16>;
+  using large_type  = GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>;
+  using native_type = large_type;  ///< the tuner's reference line ("*")
   using type        = GemmMmaBlocking<64, 128, 32, 64, 2, 3>;
-  using native_type = GemmMmaBlocking<128, 128, 32, 64, 1, 3, 4>;
-  static_assert(type::smem_bytes <= 40 * 1024, "the layer's blocking must fit Kokkos 4.6's ~40 KB of level 0");
+  static constexpr long long small_below_tiles = 2048;  ///< 128 x 128 tiles of C under which small_type runs
+  static_assert(type::smem_bytes <= 40 * 1024, "the fallback blocking must fit Kokkos 4.6's ~40 KB of level 0");
 };
+
+/// Which of GemmDefaultBlocking<double>'s large blockings an M x N product runs with (both twins):
+/// true for small_type.
+SCRATCHKIT_HOST_DEVICE constexpr bool gemm_mma_pick_small(int M, int N) {
+  return static_cast<long long>((M + 127) / 128) * ((N + 127) / 128) < GemmDefaultBlocking<double>::small_below_tiles;
+}
 
 }  // namespace detail
 

@@ -173,7 +173,12 @@ GemmMat<T, std::is_same<typename View::array_layout, Kokkos::LayoutRight>::value
 /// spills one register per k-slice in this 128-register kernel (layer helper,
 /// session 5) and the H100 bench measured the layer at 0.995 / 0.993x native
 /// (0.884 / 0.894x cuBLAS) against 1.003 / 1.001x in session 4.
-constexpr bool gemm_simt_kokkos_driver = true;
+/// SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER=0 launches it on the block driver (a
+/// measurement knob, perf/NOTES.md; not a configuration interface).
+#ifndef SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER
+#define SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER 1
+#endif
+constexpr bool gemm_simt_kokkos_driver = SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER != 0;
 
 /// GemmVariant::register_blocked with blocking Blk (GemmBlocking): A^T and B
 /// slices double-buffered in shared memory, slice kt+1 loaded into registers

@@ -817,7 +817,16 @@ struct GemmDefaultBlocking<float> {
   // layer), and the tuner measured 0.964x / 0.978x cuBLAS (49.6 / 50.1 TFLOP/s) against 0.892x / 0.907x for
   // the 8 x 4 rows default; serpentine (order 2) 0.939x / 0.955x (perf/results/h100/history/14-session6-tune).
   // Both twins run it.
-  using type        = GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, 1>;
+  // SCRATCHKIT_GEMM_SIMT_LAYER_ORDER / _BASYNC change the layer's order and B copy (measurement knobs: the
+  // tuner times native kernels only, so layer candidates are measured with the bench built with them).
+#ifndef SCRATCHKIT_GEMM_SIMT_LAYER_ORDER
+#define SCRATCHKIT_GEMM_SIMT_LAYER_ORDER 1
+#endif
+#ifndef SCRATCHKIT_GEMM_SIMT_LAYER_BASYNC
+#define SCRATCHKIT_GEMM_SIMT_LAYER_BASYNC 0
+#endif
+  using type = GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, SCRATCHKIT_GEMM_SIMT_LAYER_ORDER,
+                            SCRATCHKIT_GEMM_SIMT_LAYER_BASYNC != 0>;
   using native_type = GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, 1>;
 };
 template <>

@@ -817,16 +817,17 @@ struct GemmDefaultBlocking<float> {
   // layer), and the tuner measured 0.964x / 0.978x cuBLAS (49.6 / 50.1 TFLOP/s) against 0.892x / 0.907x for
   // the 8 x 4 rows default; serpentine (order 2) 0.939x / 0.955x (perf/results/h100/history/14-session6-tune).
   // Both twins run it.
-  // The layer runs serpentine order with B by cp.async (Kokkos' driver): bench, same binary layout,
-  // layer 2.874 / 22.63 ms at 4096^3 / 8192^3 against 2.912 / 22.91 ms with the native twin's order 1 and
-  // 3.033 / 23.95 ms with order 1 on the block driver (native 2.787 / 22.04 ms): layer/native 0.970 / 0.974
-  // (history/14-session6-tune). SCRATCHKIT_GEMM_SIMT_LAYER_ORDER / _BASYNC change them (measurement knobs:
-  // the tuner times native kernels only, so layer candidates are measured with bench builds of them).
+  // The layer runs serpentine order (2), B through registers, on Kokkos' driver: bench builds of the layer
+  // candidates, each in one run with the native twin (history/14-session6-tune/layer-sgemm), layer/native at
+  // 4096^3 / 8192^3: serpentine 0.998 / 1.003; columns + B by cp.async 0.989 / 0.990; serpentine + B by
+  // cp.async 0.970 / 0.974; quadrants + B by cp.async 0.948 / 0.951; the native twin's columns 0.957 / 0.962,
+  // and 0.919 / 0.920 on the block driver. SCRATCHKIT_GEMM_SIMT_LAYER_ORDER / _BASYNC change them (measurement
+  // knobs: the tuner times native kernels only, so layer candidates are measured with bench builds of them).
 #ifndef SCRATCHKIT_GEMM_SIMT_LAYER_ORDER
 #define SCRATCHKIT_GEMM_SIMT_LAYER_ORDER 2
 #endif
 #ifndef SCRATCHKIT_GEMM_SIMT_LAYER_BASYNC
-#define SCRATCHKIT_GEMM_SIMT_LAYER_BASYNC 1
+#define SCRATCHKIT_GEMM_SIMT_LAYER_BASYNC 0
 #endif
   using type = GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, SCRATCHKIT_GEMM_SIMT_LAYER_ORDER,
                             SCRATCHKIT_GEMM_SIMT_LAYER_BASYNC != 0>;

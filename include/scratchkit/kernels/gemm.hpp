@@ -313,7 +313,8 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
   const auto a = gemm_mat<const double>(A, "A");
   const auto b_ = gemm_mat<const double>(B, "B");
   const auto c  = gemm_mat<double>(C, "C");
-  // Level 0 on a GPU (Blk::smem_bytes, <= ~40 KB for Kokkos 4.6); host backends (Kokkos 3.4 Serial:
+  // Level 0 on a GPU (Blk::smem_bytes: up to the opt-in maximum on the CUDA block driver, ~40 KB on Kokkos'
+  // own driver; gemm_register_blocked_default checks before choosing); host backends (Kokkos 3.4 Serial:
   // 32 KB of level 0) may use level 1.
   const GemmGrid grid(ceil_div(N, Blk::BN), ceil_div(M, Blk::BM));
   const int lg = grid.lg;

@@ -173,8 +173,9 @@ struct GemmMmaBlocking {
                 "GemmMmaBlocking: BM, BN multiples of WM, WN; WM and WN multiples of 16");
   static_assert(threads <= 1024, "GemmMmaBlocking: at most 1024 threads per block");
   static_assert(Stages_ >= 2 && Stages_ <= 8, "GemmMmaBlocking: 2 to 8 stages");
-  // The native twin takes dynamic shared memory (opt-in above 48 KB, up to 227 KB on sm_90); the layer needs
-  // <= ~40 KB on a GPU (Kokkos 4.6 level 0, see README): its launch throws LaunchError above that.
+  // The native twin takes dynamic shared memory (opt-in above 48 KB, up to 227 KB on sm_90); so does the layer
+  // on its CUDA block driver (Kokkos 4.6.x); on Kokkos' own driver it has ~40 KB of level 0 and its launch
+  // throws LaunchError above that (README, "Scratch is checked before launch").
   static_assert(smem_bytes <= 227 * 1024, "GemmMmaBlocking: at most 227 KB of stages");
 };
 

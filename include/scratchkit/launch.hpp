@@ -268,6 +268,10 @@ std::size_t level0_max(int threads) {
   return ScratchLimits<ExecSpace>::get().level0;
 }
 
+/// Requests above this many bytes (static or dynamic) are beyond any device;
+/// refusing them first keeps the sums in scratch_request from overflowing.
+constexpr std::size_t absurd_scratch = std::size_t(1) << 48;
+
 /// The scratch a launch requests per team: static arrays, then the dynamic
 /// pool at the next 128-byte boundary, plus 128 bytes of slack (the base is
 /// raised to 128 bytes inside the kernel), rounded up to 8 bytes.
@@ -380,8 +384,7 @@ LaunchPlan plan_launch(const LaunchParams& p) {
     throw LaunchError(err.str());
   }
   if (p.has_required_layout()) p.required_layout().require_fits(p.dynamic_bytes());
-  constexpr std::size_t absurd = std::size_t(1) << 48;  // keeps the sums below from overflowing
-  if (p.static_bytes() > absurd || p.dynamic_bytes() > absurd) {
+  if (p.static_bytes() > detail::absurd_scratch || p.dynamic_bytes() > detail::absurd_scratch) {
     std::ostringstream err;
     begin_error(err);
     err << "block scratch request of static " << p.static_bytes() << " + dynamic " << p.dynamic_bytes()
@@ -424,8 +427,7 @@ LaunchPlan plan_launch(const LaunchParams& p) {
 /// reads cudaDeviceProp::sharedMemPerBlockOptin). Checks nothing else.
 template <class ExecSpace, class Bounds = NoLaunchBounds>
 bool fits_level0(const LaunchParams& p) {
-  constexpr std::size_t absurd = std::size_t(1) << 48;
-  if (p.static_bytes() > absurd || p.dynamic_bytes() > absurd) return false;
+  if (p.static_bytes() > detail::absurd_scratch || p.dynamic_bytes() > detail::absurd_scratch) return false;
   return detail::scratch_request(p) <= detail::level0_max<ExecSpace, Bounds>(static_cast<int>(p.block().count()));
 }
 

@@ -23,16 +23,6 @@ constexpr int BS    = sk::histogram_block;
 constexpr int MIN_B = sk::histogram_min_blocks;
 constexpr int U     = sk::histogram_loads;
 
-// scratchkit::detail::histogram_bin, the same operations.
-template <class C>
-__device__ __forceinline__ int bin_of(C v, C lo, C hi, C scale, int B) {
-  const bool in = v >= lo && v < hi;             // NaN fails both tests
-  const C f     = in ? (v - lo) * scale : C(0);  // >= 0: v >= lo
-  int b         = f < static_cast<C>(B) ? static_cast<int>(f) : B - 1;
-  b             = b < B ? b : B - 1;
-  return in ? b : -1;
-}
-
 // f(value in C) for every value this thread takes (layer: detail::histogram_visit):
 // vectors i = block*BS*U + threadIdx + k*blocks*BS*U + u*BS of the aligned
 // body, U loads issued before the first value is binned; block 0's thread 0
@@ -49,7 +39,7 @@ __global__ void __launch_bounds__(BS, MIN_B)
     histogram_global_atomic_kernel(const T* __restrict__ values, std::size_t n, std::size_t head, C lo, C hi, C scale,
                                    int nb, std::uint32_t* __restrict__ counts) {
   visit<C>(values, n, head, blockIdx.x, gridDim.x, [&](C v) {
-    const int k = bin_of<C>(v, lo, hi, scale, nb);
+    const int k = detail::histogram_bin_of<C>(v, lo, hi, scale, nb);
     if (k >= 0) atomicAdd(&counts[k], 1u);
   });
 }

@@ -153,9 +153,7 @@ void stencil_impl(Stencil1DVariant v, const S* in, const S* w, int R, S* out, in
   const std::size_t tile_elems =
       vec ? static_cast<std::size_t>(vec_chunks<S>(R)) * V : static_cast<std::size_t>(BS + 2 * R);
   const std::size_t bytes = round16(tile_elems * sizeof(S)) + (2 * R + 1) * sizeof(S);
-  int dev = 0, optin = 0;
-  SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
-  SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  const int optin = detail::shared_per_block_optin();
   if (bytes > static_cast<std::size_t>(optin)) {
     std::ostringstream os;
     os << "scratchkit::native::cuda::stencil_1d: radius " << R << " needs " << bytes

@@ -109,6 +109,11 @@ class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>, Ko
  private:
   using Member       = typename Policy::member_type;
   using LaunchBounds = typename Policy::launch_bounds;
+  /// Kokkos' kernel invoker for this driver and the launch mechanism Kokkos
+  /// deduces for it (a template so that ParallelFor is complete where used).
+  template <class Self = ParallelFor>
+  using invoker =
+      CudaParallelLaunchKernelInvoker<Self, LaunchBounds, DeduceCudaLaunchMechanism<Self>::launch_mechanism>;
 
   const functor_type m_functor;
   const Policy m_policy;
@@ -143,13 +148,11 @@ class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>, Ko
     // rejects any request over sharedMemPerBlock). The same kernel function
     // and launch mechanism Kokkos would use, after raising the function's
     // dynamic shared memory limit, as a native kernel does.
-    using Invoker = CudaParallelLaunchKernelInvoker<ParallelFor, LaunchBounds,
-                                                    DeduceCudaLaunchMechanism<ParallelFor>::launch_mechanism>;
     static std::mutex mutex;  // one attribute update and launch of this kernel at a time, as in Kokkos
     std::lock_guard<std::mutex> lock(mutex);
     allow_shmem(space, shmem);
     desul::ensure_cuda_lock_arrays_on_device();
-    Invoker::invoke_kernel(*this, grid, block, shmem, space);
+    invoker<>::invoke_kernel(*this, grid, block, shmem, space);
   }
 
   /// The largest block (threads, a multiple of 32 unless the kernel's own
@@ -158,8 +161,6 @@ class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>, Ko
   /// before every new scratch size (cached there); Kokkos' team_size_max
   /// would answer 0 above 48 KB.
   static int team_size_max(const Kokkos::Cuda& exec, int shmem, int min_blocks) {
-    using Invoker = CudaParallelLaunchKernelInvoker<ParallelFor, LaunchBounds,
-                                                    DeduceCudaLaunchMechanism<ParallelFor>::launch_mechanism>;
     const CudaInternal* space = exec.impl_internal_space_instance();
     if (shmem > detail_optin(space)) return 0;
     if (shmem > static_cast<int>(space->m_deviceProp.sharedMemPerBlock)) allow_shmem(space, shmem);
@@ -169,7 +170,7 @@ class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>, Ko
     const int need = min_blocks > 1 ? min_blocks : 1;
     for (int t = attr.maxThreadsPerBlock; t > 0; t = (t % 32) ? t / 32 * 32 : t - 32) {
       int blocks = 0;
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Invoker::get_kernel_func(), t,
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, invoker<>::get_kernel_func(), t,
                                                         static_cast<std::size_t>(shmem)) != cudaSuccess) {
         (void)cudaGetLastError();  // not sticky: clear it, report "does not fit"
         return 0;
@@ -188,15 +189,13 @@ class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>, Ko
   /// the instance's device (cudaFuncAttributeMaxDynamicSharedMemorySize),
   /// once per larger value.
   static void allow_shmem(const CudaInternal* space, int shmem) {
-    using Invoker = CudaParallelLaunchKernelInvoker<ParallelFor, LaunchBounds,
-                                                    DeduceCudaLaunchMechanism<ParallelFor>::launch_mechanism>;
     static std::mutex mutex;
     static std::map<int, int> allowed;  // device -> bytes set
     std::lock_guard<std::mutex> lock(mutex);
     int& a = allowed[space->m_cudaDev];
     if (a >= shmem) return;
     const cudaError_t e = space->cuda_func_set_attribute_wrapper(
-        Invoker::get_kernel_func(), cudaFuncAttributeMaxDynamicSharedMemorySize, shmem);
+        invoker<>::get_kernel_func(), cudaFuncAttributeMaxDynamicSharedMemorySize, shmem);
     if (e != cudaSuccess) {
       (void)cudaGetLastError();
       Kokkos::Impl::throw_runtime_exception(std::string("scratchkit: cannot allow ") + std::to_string(shmem) +

@@ -6,6 +6,7 @@
 //
 //   scratchkit-stencil3d-tune [n ...]     (default: 512; n x n x n grid)
 //   SCRATCHKIT_TUNE_OFFSET=B[,B...]        (default 0,128: the data placements timed)
+//   SCRATCHKIT_TUNE_SET=wide               (only the defaults and session 7's wide / tall rings)
 //
 // One line per type, size, data placement and shape: time (median of 9 runs
 // after 3 warm-up runs, cudaEvents), GB/s counting the minimal traffic (read
@@ -125,8 +126,11 @@ void time_config(const Problem<T>& p, int xs) {
   auto kernel            = v16 ? sk::zs_kernel<T, Sh, true>() : sk::zs_kernel<T, Sh, false>();
   cudaFuncAttributes fa{};
   TUNE_CUDA(cudaFuncGetAttributes(&fa, kernel));
+  const int dyn = sk::zs_dynamic_smem<T, Sh>();
+  if (dyn > 48 * 1024) sk::zs_opt_in<T, Sh>(v16);
+  fa.sharedSizeBytes += static_cast<size_t>(dyn);  // printed: static + the ring's dynamic bytes
   int occ = 0;
-  TUNE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, Sh::threads, 0));
+  TUNE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, Sh::threads, static_cast<size_t>(dyn)));
   TUNE_CUDA(cudaMemset(p.out, 0xff, p.e * sizeof(T)));  // NaN: must be overwritten
   const double ms =
       median_ms([&] { sk::stencil_3d_z_streaming<T, Sh>(p.in, p.out, p.n, p.n, p.n, p.c0, p.c1, 0, xs); });
@@ -157,7 +161,8 @@ void tune(const std::vector<int>& sizes, const std::vector<size_t>& offsets) {
 
 // Candidates: Stencil3DZsShape<BY, RX, RY, ZC, MinBlocksFloat, MinBlocksDouble[, Stages]>,
 // tile (32*RX) x (BY*RY), 32*BY threads. ZC 1024 = the whole grid (one chunk)
-// up to 1024 planes. Static shared memory must stay under 48 KB.
+// up to 1024 planes. The register pipeline's static shared memory must stay under
+// 48 KB; the ring's is dynamic (opt-in above 48 KB).
 template <int BY, int RX, int RY, int ZC, int MB>
 using Sh = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB>;
 // The cp.async ring with ST plane buffers (prefetch ST - 2 planes): little
@@ -196,6 +201,28 @@ int main(int argc, char** argv) {
   std::printf("device: %s, %d SMs, CC %d.%d, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.major,
               prop.minor, prop.l2CacheSize >> 20);
 
+  // SCRATCHKIT_TUNE_SET=wide: only the defaults and session 7's wide and tall rings.
+  const char* set = std::getenv("SCRATCHKIT_TUNE_SET");
+  if (set && std::string(set) == "wide") {
+    tune<float, scratchkit::detail::Stencil3DZsNativeDefault<float>,  //
+         Ring<8, 4, 1, 48, 6, 5>,                                      // the default with 48-plane chunks
+         Ring<16, 8, 1, 32, 2, 5>, Ring<16, 8, 1, 48, 2, 5>, Ring<16, 8, 1, 64, 2, 5>, Ring<16, 8, 1, 96, 2, 5>,
+         Ring<16, 8, 1, 128, 2, 5>, Ring<16, 8, 1, 64, 2, 4>, Ring<16, 8, 1, 64, 2, 6>,  // 256 x 16, 512 thr
+         Ring<16, 8, 1, 64, 3, 4>,                                     // 3 blocks/SM (74 KB each)
+         Ring<8, 8, 2, 64, 2, 5>, Ring<8, 8, 2, 64, 3, 4>,            // 256 x 16 on 256 thr
+         Ring<32, 8, 1, 64, 1, 5>, Ring<32, 8, 1, 128, 1, 4>,         // 256 x 32 on 1024 thr
+         Ring<8, 16, 1, 32, 2, 4>, Ring<8, 16, 1, 48, 2, 4>, Ring<8, 16, 1, 64, 2, 4>, Ring<8, 16, 1, 96, 2, 4>,
+         Ring<8, 16, 1, 128, 2, 4>,                                    // 512 x 8, 256 thr, 4 stages
+         Ring<16, 16, 1, 64, 1, 4>, Ring<16, 16, 1, 64, 1, 5>,        // 512 x 16 on 512 thr
+         Ring<16, 4, 1, 64, 3, 5>, Ring<16, 4, 2, 64, 2, 5>>(sizes, offsets);  // 128 x 16 / x 32 on 512 thr
+    tune<double, scratchkit::detail::Stencil3DZsNativeDefault<double>,  //
+         Ring<8, 4, 1, 64, 4, 5>, Ring<8, 4, 1, 64, 3, 6>,            // 128 x 8, 256 thr (52 / 62 KB)
+         Ring<16, 4, 1, 64, 2, 5>, Ring<16, 4, 1, 64, 2, 4>,          // 128 x 16, 512 thr (94 / 75 KB)
+         Ring<8, 8, 1, 64, 2, 5>, Ring<8, 8, 1, 64, 2, 4>,            // 256 x 8, 256 thr (103 / 83 KB)
+         Ring<16, 8, 1, 64, 1, 5>, Ring<8, 8, 1, 48, 2, 4>,           // 256 x 16 on 512 thr (186 KB)
+         Ring<4, 8, 1, 64, 4, 5>, Ring<4, 8, 2, 64, 2, 5>>(sizes, offsets);  // 256 x 4 / x 8 on 128 thr
+    return 0;
+  }
   tune<float,                                                        //
        Stencil3DZsShape<16, 2, 1, 32, 3, 2>,                        // the first default: 64x16, 512 thr
        Sh<16, 2, 1, 16, 3>, Sh<16, 2, 1, 64, 3>, Sh<16, 2, 1, 128, 3>, Sh<16, 2, 1, 1024, 3>,  // chunk length
@@ -220,6 +247,16 @@ int main(int argc, char** argv) {
        // (171: 3 chunks of 512, 768 blocks = 0.97 of the 792 slots at 6 blocks/SM)
        Ring<8, 4, 1, 128, 5, 5>, Ring<8, 4, 1, 64, 6, 5>, Ring<8, 4, 1, 171, 6, 5>, Ring<8, 4, 1, 256, 6, 5>,
        Ring<8, 4, 1, 128, 6, 6>, Ring<8, 4, 1, 128, 7, 4>,  // 6 stages (31 KB), 4 stages (21 KB)
+       // session 7: shorter chunks (more waves, smaller tail), and wider tiles (longer
+       // contiguous runs per block and row: 256 / 512 columns, 1 / 2 KB); rings over
+       // 48 KB run on the opt-in (dynamic shared memory)
+       Ring<8, 4, 1, 32, 6, 5>, Ring<8, 4, 1, 48, 6, 5>, Ring<8, 4, 1, 96, 6, 5>,
+       Ring<8, 8, 1, 64, 4, 4>, Ring<8, 8, 1, 64, 4, 5>, Ring<8, 8, 1, 48, 4, 5>,  // 256 x 8, 256 thr
+       Ring<4, 8, 1, 64, 8, 5>, Ring<4, 8, 1, 48, 8, 5>, Ring<4, 8, 2, 64, 6, 5>,  // 256 x 4 / x 8 on 128 thr
+       Ring<8, 16, 1, 64, 2, 4>, Ring<8, 16, 1, 64, 2, 5>, Ring<8, 16, 1, 48, 2, 5>,  // 512 x 8, 256 thr
+       Ring<4, 16, 1, 64, 4, 5>, Ring<4, 16, 1, 32, 4, 5>,  // 512 x 4 on 128 thr (62 KB)
+       Ring<16, 8, 1, 64, 2, 5>,                            // 256 x 16 on 512 thr (93 KB)
+       Sh<8, 8, 1, 64, 3>, Sh<8, 8, 1, 48, 3>,              // register pipeline 256 x 8
        // session 6: 16-byte cells (v1), and 16-byte outputs (v2); 128 x 8 on 256 thr, 5 stages (27 KB)
        RingV<8, 4, 1, 128, 6, 5, 1>, RingV<8, 4, 1, 128, 6, 5, 2>,
        RingV<8, 4, 1, 128, 6, 4, 2>, RingV<8, 4, 1, 128, 5, 6, 2>, RingV<8, 4, 1, 64, 6, 5, 2>,  // stages, chunks

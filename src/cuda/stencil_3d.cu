@@ -99,11 +99,18 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
     stencil_3d_tile_2d_halo_kernel<S><<<grid, block, 0, s>>>(in, out, nz, ny, nx, nbx, c0, c1);
     SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_tile_2d_halo");
   } else {
-    // Shape: scratchkit::detail::Stencil3DZsNativeDefault (include/scratchkit/native/stencil_3d.hpp).
-    using Sh = scratchkit::detail::Stencil3DZsNativeDefault<S>;
+    // Shape: scratchkit::detail::Stencil3DZsNativeDefault, or Stencil3DZsWideFloat on
+    // rows of 256 floats and more (include/scratchkit/native/stencil_3d.hpp).
     // The tile grid cut from in's alignment (the layer does the same for LayoutRight Views).
-    detail::stencil_3d_z_streaming<S, Sh>(in, out, nz, ny, nx, c0, c1, s,
-                                          scratchkit::detail::stencil3d_tile_shift<Sh>(in, nx));
+    const auto run = [&](auto shape) {
+      using Sh = decltype(shape);
+      detail::stencil_3d_z_streaming<S, Sh>(in, out, nz, ny, nx, c0, c1, s,
+                                            scratchkit::detail::stencil3d_tile_shift<Sh>(in, nx));
+    };
+    if (scratchkit::detail::stencil3d_zs_wide<S>(nx))
+      run(scratchkit::detail::Stencil3DZsWideFloat{});
+    else
+      run(scratchkit::detail::Stencil3DZsNativeDefault<S>{});
   }
 }
 

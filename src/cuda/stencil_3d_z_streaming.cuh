@@ -13,6 +13,8 @@
 #include "check.cuh"
 
 #include <algorithm>
+#include <atomic>
+#include <string>
 #include <type_traits>
 
 namespace scratchkit {
@@ -154,7 +156,9 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
   constexpr int ST = Sh::stages, D = ST - 2, P = Sh::template pitch<S>(), PL = Sh::template plane<S>();
   constexpr int LO = Sh::template lo<S>(), W = scratchkit::detail::vec16<S>::width;
   static_assert(Sh::vec < 2 || RX % W == 0, "vec 2: RX a multiple of 16 / sizeof(T)");
-  __shared__ __align__(16) S ring[ST * PL];
+  // Dynamic: a ring may be over 48 KB (the launch opts in, stencil_3d_z_streaming).
+  extern __shared__ __align__(16) unsigned char stencil3d_ring_smem[];
+  S* const ring = reinterpret_cast<S*>(stencil3d_ring_smem);
   const int tx = threadIdx.x, ty = threadIdx.y, rank = ty * 32 + tx;
   const int x0 = (blockIdx.x % nbx) * TX - xs, y0 = (blockIdx.x / nbx) * TY;  // xs: stencil3d_tile_shift
   const long long sz = static_cast<long long>(ny) * nx, sy = nx;
@@ -230,6 +234,33 @@ inline auto zs_kernel() {
     return &stencil_3d_z_streaming_kernel<S, Sh>;
 }
 
+/// Dynamic shared memory of shape Sh's kernel: the ring's plane buffers (the
+/// register pipeline's three buffers are static).
+template <class S, class Sh>
+constexpr int zs_dynamic_smem() {
+  return Sh::stages > 0 ? static_cast<int>(Sh::template smem_bytes<S>()) : 0;
+}
+
+/// Raises the dynamic shared memory limit of shape Sh's ring kernels above 48 KB
+/// (once per shape, device 0 .. 63), or throws where the device's opt-in maximum
+/// is smaller than the ring.
+template <class S, class Sh>
+void zs_opt_in(bool v16) {
+  static std::atomic<unsigned long long> done[2]{};
+  int dev = 0;
+  SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
+  const unsigned long long bit = 1ull << (dev & 63);
+  if (done[v16].load() & bit) return;
+  const int smem = zs_dynamic_smem<S, Sh>(), optin = shared_per_block_optin();
+  if (smem > optin)
+    throw LaunchError("stencil_3d z_streaming: the shape's ring needs " + std::to_string(smem) +
+                      " bytes of shared memory per block; this device allows " + std::to_string(optin));
+  SCRATCHKIT_CUDA_CHECK(
+      cudaFuncSetAttribute(v16 ? zs_kernel<S, Sh, true>() : zs_kernel<S, Sh, false>(),
+                           cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  done[v16].fetch_or(bit);
+}
+
 /// One z_streaming step with shape Sh on `stream` (nz, ny, nx > 0, checked by the
 /// caller), the x tile grid shifted by xs in [0, Sh::TX) (stencil3d_tile_shift; the
 /// perf tuner also times xs = 0 on shifted data).
@@ -238,9 +269,12 @@ void stencil_3d_z_streaming(const S* in, S* out, int nz, int ny, int nx, S c0, S
   const auto g = scratchkit::detail::stencil3d_zs_grid<Sh>(nz, ny, nx, xs);
   const dim3 grid(static_cast<unsigned>(static_cast<long long>(g.nbx) * g.nby), static_cast<unsigned>(g.gy));
   const long long sz = static_cast<long long>(ny) * nx;
-  const auto kernel  = scratchkit::detail::stencil3d_ring_v16<Sh>(in, out, nx, sz, xs) ? zs_kernel<S, Sh, true>()
-                                                                                    : zs_kernel<S, Sh, false>();
-  kernel<<<grid, dim3(32, Sh::BY), 0, stream>>>(in, out, nz, ny, nx, g.nbx, g.nchunks, xs, c0, c1);
+  const bool v16     = scratchkit::detail::stencil3d_ring_v16<Sh>(in, out, nx, sz, xs);
+  const auto kernel  = v16 ? zs_kernel<S, Sh, true>() : zs_kernel<S, Sh, false>();
+  const int smem     = zs_dynamic_smem<S, Sh>();
+  if (smem > 48 * 1024) zs_opt_in<S, Sh>(v16);
+  kernel<<<grid, dim3(32, Sh::BY), static_cast<size_t>(smem), stream>>>(in, out, nz, ny, nx, g.nbx, g.nchunks, xs,
+                                                                         c0, c1);
   SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_z_streaming");
 }
 

@@ -199,7 +199,9 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), stencil3d_kokkos_driver>>(
+  // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWideFloat) need the block driver's opt-in.
+  constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
+  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
         const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
         Tile tile(b);
@@ -362,7 +364,9 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), stencil3d_kokkos_driver>>(
+  // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWideFloat) need the block driver's opt-in.
+  constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
+  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
         const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
         Tile tile(b);
@@ -472,9 +476,16 @@ void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& 
                 std::is_same<typename OutView::array_layout, Kokkos::LayoutRight>::value) {
     if (is.sz == os.sz && is.sy == os.sy) {  // the native case: same index math
       const Stencil3DIndex<true> rm{is.sz, is.sy, 1};
-      if constexpr (ZStreaming)
+      if constexpr (ZStreaming) {
+#if defined(KOKKOS_ENABLE_CUDA)
+        // The native twin's wide float ring on rows of 256 and more (stencil3d_zs_wide).
+        if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value && sizeof(value_type) == 4) {
+          if (stencil3d_zs_wide<value_type>(static_cast<int>(in.extent(2))))
+            return stencil_3d_zs_at<Stencil3DZsWideFloat, true, true>(exec, in, out, c0, c1, rm, rm);
+        }
+#endif
         stencil_3d_zs_at<Stencil3DZsDefault<value_type>, true, true>(exec, in, out, c0, c1, rm, rm);
-      else
+      } else
         stencil_3d_tile_2d_halo_at<true, true>(exec, in, out, c0, c1, rm, rm);
       return;
     }

@@ -123,6 +123,24 @@ using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZs
                                                      Stencil3DZsShape<4, 2, 2, 64, 6, 6>>::type;
 template <class T>
 using Stencil3DZsNativeDefault = Stencil3DZsDefault<T>;
+/// float on CUDA for rows of at least 256 points (stencil3d_zs_wide), both twins:
+/// the cp.async ring on a 256 x 16 tile, 512 threads (8 outputs each along x),
+/// 64-plane chunks, 5 stages, 2 blocks/SM: 93 KB of shared memory per block
+/// (the native twin opts in above 48 KB; the layer runs it on its CUDA block
+/// driver, detail/cuda_block_launch.hpp). From perf/stencil3d_tune.cu
+/// (SCRATCHKIT_TUNE_SET=wide) on the H100, 512^3, data 128 bytes in: 0.3996 /
+/// 0.4028 ms against the 128 x 8 default's 0.4184 / 0.4173 ms in the same run
+/// (two rounds; 91.8 / 90.5 % of the run's copy of the same bytes vs 87.7 / 87.3
+/// %): each block and plane reads 18 rows of 1 KB runs instead of 10 of 512
+/// bytes (perf/NOTES.md, session 7). Not on host backends (their level-0 scratch
+/// is 32 KB) and not for double (its default is within 0.5 % of the best wide ring).
+using Stencil3DZsWideFloat = Stencil3DZsShape<16, 8, 1, 64, 2, 2, 5>;
+/// Whether z_streaming on CUDA runs Stencil3DZsWideFloat for T on rows of nx
+/// points (the same answer on both twins).
+template <class T>
+constexpr bool stencil3d_zs_wide(int nx) {
+  return sizeof(T) == 4 && nx >= Stencil3DZsWideFloat::TX;
+}
 /// The layer's float shape of session 4 (the register pipeline), kept for the
 /// bench's comparison rows (SCRATCHKIT_BENCH_STENCIL3D_SHAPES, perf/bench_stencil_3d.cpp).
 using Stencil3DZsLayerRegsFloat = Stencil3DZsShape<16, 4, 1, 128, 2, 2>;

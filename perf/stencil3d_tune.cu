@@ -205,17 +205,18 @@ int main(int argc, char** argv) {
   const char* set = std::getenv("SCRATCHKIT_TUNE_SET");
   if (set && std::string(set) == "wide") {
     tune<float, scratchkit::detail::Stencil3DZsNativeDefault<float>,  //
-         Ring<8, 4, 1, 48, 6, 5>,                                      // the default with 48-plane chunks
-         Ring<16, 8, 1, 32, 2, 5>, Ring<16, 8, 1, 48, 2, 5>, Ring<16, 8, 1, 64, 2, 5>, Ring<16, 8, 1, 96, 2, 5>,
-         Ring<16, 8, 1, 128, 2, 5>, Ring<16, 8, 1, 64, 2, 4>, Ring<16, 8, 1, 64, 2, 6>,  // 256 x 16, 512 thr
-         Ring<16, 8, 1, 64, 3, 4>,                                     // 3 blocks/SM (74 KB each)
-         Ring<8, 8, 2, 64, 2, 5>, Ring<8, 8, 2, 64, 3, 4>,            // 256 x 16 on 256 thr
-         Ring<32, 8, 1, 64, 1, 5>, Ring<32, 8, 1, 128, 1, 4>,         // 256 x 32 on 1024 thr
-         Ring<8, 16, 1, 32, 2, 4>, Ring<8, 16, 1, 48, 2, 4>, Ring<8, 16, 1, 64, 2, 4>, Ring<8, 16, 1, 96, 2, 4>,
-         Ring<8, 16, 1, 128, 2, 4>,                                    // 512 x 8, 256 thr, 4 stages
-         Ring<16, 16, 1, 64, 1, 4>, Ring<16, 16, 1, 64, 1, 5>,        // 512 x 16 on 512 thr
-         Ring<16, 4, 1, 64, 3, 5>, Ring<16, 4, 2, 64, 2, 5>>(sizes, offsets);  // 128 x 16 / x 32 on 512 thr
+         scratchkit::detail::Stencil3DZsWide<float>,                   // the wide default
+         Ring<16, 8, 1, 32, 2, 5>, Ring<16, 8, 1, 128, 2, 5>,          // 256 x 16, 512 thr: chunks
+         Ring<16, 8, 1, 64, 2, 4>, Ring<16, 8, 1, 128, 2, 4>,          //   4 stages (74 KB)
+         Ring<8, 8, 2, 48, 2, 5>, Ring<8, 8, 2, 64, 2, 5>, Ring<8, 8, 2, 96, 2, 5>, Ring<8, 8, 2, 128, 2, 5>,
+         Ring<8, 8, 2, 64, 2, 4>,                                      // 256 x 16 on 256 thr (16 outputs each)
+         Ring<16, 4, 2, 48, 2, 5>, Ring<16, 4, 2, 64, 2, 5>, Ring<16, 4, 2, 128, 2, 5>,  // 128 x 32 on 512 thr
+         Ring<16, 4, 2, 64, 2, 4>,                                     //   4 stages (71 KB)
+         Ring<16, 4, 1, 64, 3, 5>, Ring<16, 4, 1, 128, 3, 5>, Ring<16, 4, 1, 64, 4, 4>,  // 128 x 16 on 512 thr
+         Ring<8, 4, 2, 64, 3, 5>, Ring<8, 4, 2, 64, 4, 4>,            // 128 x 16 on 256 thr
+         Ring<8, 16, 1, 32, 2, 4>, Ring<8, 16, 1, 64, 2, 4>>(sizes, offsets);  // 512 x 8, 256 thr
     tune<double, scratchkit::detail::Stencil3DZsNativeDefault<double>,  //
+         scratchkit::detail::Stencil3DZsWide<double>,                   // the wide default
          Ring<8, 4, 1, 64, 4, 5>, Ring<8, 4, 1, 64, 3, 6>,            // 128 x 8, 256 thr (52 / 62 KB)
          Ring<16, 4, 1, 64, 2, 5>, Ring<16, 4, 1, 64, 2, 4>,          // 128 x 16, 512 thr (94 / 75 KB)
          Ring<8, 8, 1, 64, 2, 5>, Ring<8, 8, 1, 64, 2, 4>,            // 256 x 8, 256 thr (103 / 83 KB)

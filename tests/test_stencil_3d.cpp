@@ -270,6 +270,13 @@ TEMPLATE_LIST_TEST_CASE("3-D z_streaming shapes (register pipeline and cp.async 
   check_zs_shape_all<Exec, double, Stencil3DZsShape<4, 4, 1, 7, 1, 1, 5, 2>>();
   check_zs_shape_all<Exec, float, Stencil3DZsShape<2, 2, 2, 7, 1, 1>>();
   check_zs_shape_all<Exec, float, Stencil3DZsShape<16, 4, 1, 128, 2, 2>>();
+#if defined(KOKKOS_ENABLE_CUDA)
+  // The wide rings (over 48 KB of shared memory: the block driver's opt-in) on CUDA only.
+  if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
+    check_zs_shape_all<Exec, float, detail::Stencil3DZsWide<float>>();
+    check_zs_shape_all<Exec, double, detail::Stencil3DZsWide<double>>();
+  }
+#endif
 }
 
 /// in and out as contiguous LayoutRight grids placed `off` elements into larger

@@ -99,8 +99,8 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
     stencil_3d_tile_2d_halo_kernel<S><<<grid, block, 0, s>>>(in, out, nz, ny, nx, nbx, c0, c1);
     SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_tile_2d_halo");
   } else {
-    // Shape: scratchkit::detail::Stencil3DZsNativeDefault, or Stencil3DZsWideFloat on
-    // rows of 256 floats and more (include/scratchkit/native/stencil_3d.hpp).
+    // Shape: scratchkit::detail::Stencil3DZsNativeDefault, or Stencil3DZsWide on
+    // rows of one wide tile and more (include/scratchkit/native/stencil_3d.hpp).
     // The tile grid cut from in's alignment (the layer does the same for LayoutRight Views).
     const auto run = [&](auto shape) {
       using Sh = decltype(shape);
@@ -108,7 +108,7 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
                                             scratchkit::detail::stencil3d_tile_shift<Sh>(in, nx));
     };
     if (scratchkit::detail::stencil3d_zs_wide<S>(nx))
-      run(scratchkit::detail::Stencil3DZsWideFloat{});
+      run(scratchkit::detail::Stencil3DZsWide<S>{});
     else
       run(scratchkit::detail::Stencil3DZsNativeDefault<S>{});
   }

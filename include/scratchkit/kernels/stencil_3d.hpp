@@ -199,7 +199,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWideFloat) need the block driver's opt-in.
+  // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWide) need the block driver's opt-in.
   constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
   launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
@@ -364,7 +364,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWideFloat) need the block driver's opt-in.
+  // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWide) need the block driver's opt-in.
   constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
   launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
@@ -478,10 +478,10 @@ void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& 
       const Stencil3DIndex<true> rm{is.sz, is.sy, 1};
       if constexpr (ZStreaming) {
 #if defined(KOKKOS_ENABLE_CUDA)
-        // The native twin's wide float ring on rows of 256 and more (stencil3d_zs_wide).
-        if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value && sizeof(value_type) == 4) {
+        // The native twin's wide rings on rows of one wide tile and more (stencil3d_zs_wide).
+        if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
           if (stencil3d_zs_wide<value_type>(static_cast<int>(in.extent(2))))
-            return stencil_3d_zs_at<Stencil3DZsWideFloat, true, true>(exec, in, out, c0, c1, rm, rm);
+            return stencil_3d_zs_at<Stencil3DZsWide<value_type>, true, true>(exec, in, out, c0, c1, rm, rm);
         }
 #endif
         stencil_3d_zs_at<Stencil3DZsDefault<value_type>, true, true>(exec, in, out, c0, c1, rm, rm);

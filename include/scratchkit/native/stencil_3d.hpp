@@ -123,23 +123,28 @@ using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZs
                                                      Stencil3DZsShape<4, 2, 2, 64, 6, 6>>::type;
 template <class T>
 using Stencil3DZsNativeDefault = Stencil3DZsDefault<T>;
-/// float on CUDA for rows of at least 256 points (stencil3d_zs_wide), both twins:
-/// the cp.async ring on a 256 x 16 tile, 512 threads (8 outputs each along x),
-/// 64-plane chunks, 5 stages, 2 blocks/SM: 93 KB of shared memory per block
-/// (the native twin opts in above 48 KB; the layer runs it on its CUDA block
-/// driver, detail/cuda_block_launch.hpp). From perf/stencil3d_tune.cu
-/// (SCRATCHKIT_TUNE_SET=wide) on the H100, 512^3, data 128 bytes in: 0.3996 /
-/// 0.4028 ms against the 128 x 8 default's 0.4184 / 0.4173 ms in the same run
-/// (two rounds; 91.8 / 90.5 % of the run's copy of the same bytes vs 87.7 / 87.3
-/// %): each block and plane reads 18 rows of 1 KB runs instead of 10 of 512
-/// bytes (perf/NOTES.md, session 7). Not on host backends (their level-0 scratch
-/// is 32 KB) and not for double (its default is within 0.5 % of the best wide ring).
-using Stencil3DZsWideFloat = Stencil3DZsShape<16, 8, 1, 64, 2, 2, 5>;
-/// Whether z_streaming on CUDA runs Stencil3DZsWideFloat for T on rows of nx
-/// points (the same answer on both twins).
+/// z_streaming on CUDA for rows of at least one wide tile (stencil3d_zs_wide),
+/// both twins: cp.async rings on wider and taller tiles than the defaults, with
+/// over 48 KB of shared memory per block (the native twin opts in; the layer
+/// runs them on its CUDA block driver, detail/cuda_block_launch.hpp), the plain
+/// tile grid (no x shift: a shifted grid adds a mostly empty tile column):
+/// float: 256 x 16 tile, 512 threads (8 outputs each along x), 128-plane chunks,
+/// 5 stages, 2 blocks/SM, 93 KB; double: 128 x 16 tile, 512 threads (4 outputs
+/// each), 64-plane chunks, 4 stages, 2 blocks/SM, 75 KB. From
+/// perf/stencil3d_tune.cu (SCRATCHKIT_TUNE_SET=wide) on the H100, 512^3, data
+/// 128 bytes in, three rounds (perf/NOTES.md, session 7): float 0.3943 ms median
+/// against the 128 x 8 default's 0.4084 (94 % / 90 % of the run's copy of the
+/// same bytes), double 0.7618 against 0.7781 (95 % / 93 %): each block and plane
+/// reads 18 rows of 1 KB runs instead of 10 of 512 bytes. Not on host backends
+/// (level-0 scratch of 32 KB there).
+template <class T>
+using Stencil3DZsWide = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<16, 8, 1, 128, 2, 2, 5>,
+                                                  Stencil3DZsShape<16, 4, 1, 64, 2, 2, 4>>::type;
+/// Whether z_streaming on CUDA runs Stencil3DZsWide<T> on rows of nx points (the
+/// same answer on both twins): rows of at least one wide tile.
 template <class T>
 constexpr bool stencil3d_zs_wide(int nx) {
-  return sizeof(T) == 4 && nx >= Stencil3DZsWideFloat::TX;
+  return nx >= Stencil3DZsWide<T>::TX;
 }
 /// The layer's float shape of session 4 (the register pipeline), kept for the
 /// bench's comparison rows (SCRATCHKIT_BENCH_STENCIL3D_SHAPES, perf/bench_stencil_3d.cpp).
@@ -203,7 +208,9 @@ constexpr bool stencil3d_shift_tiles = sizeof(T) == 8;
 
 template <class Sh, class T>
 inline int stencil3d_tile_shift(const T* row0, long long pitch) {
-  if (!stencil3d_shift_tiles<T> || pitch <= 0) return 0;
+  // The rings' tiles (the wide ones above all) lose with the shift in the tuner
+  // (session 7: double 128 x 16, 0.7618 -> 0.7953 ms): register pipeline only.
+  if (!stencil3d_shift_tiles<T> || Sh::stages > 0 || pitch <= 0) return 0;
   return transpose_tile_shift(row0, static_cast<std::size_t>(pitch) * sizeof(T), sizeof(T), Sh::TX);
 }
 
@@ -284,6 +291,24 @@ SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_cells(Stencil3DRingCells<Sh, T, V1
     c.cell[j]    = r * P + cc;
   }
 }
+/// One element global -> shared by cp.async.ca with the L2::256B prefetch hint
+/// (the L2 fetches the 256-byte block around it from DRAM: a ring's rows are
+/// runs of 512 bytes and more, so the rest of the block is read next anyway).
+/// The hint is worth 0.5-2.5 % on the H100 (perf/NOTES.md, session 7); plain copy elsewhere.
+template <class T>
+SCRATCHKIT_HD_FORCEINLINE void stencil3d_cp_async1_l2_256(T* dst, const T* src) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "stencil3d_cp_async1_l2_256: 4- or 8-byte elements");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  if constexpr (sizeof(T) == 8)
+    asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 8;\n" ::"r"(d), "l"(src) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 4;\n" ::"r"(d), "l"(src) : "memory");
+#else
+  *dst = *src;
+#endif
+}
+
 /// Issues this thread's cp.async copies of one plane (`plane`: its element
 /// (0, 0) in the input) into the plane buffer `buf` (shared memory).
 template <class Sh, class T, bool V16>
@@ -294,7 +319,7 @@ SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_load(const Stencil3DRingCells<Sh, 
       if constexpr (V16)
         gemm_cp_async16_inside(buf + c.cell[j], plane + c.off[j]);
       else
-        gemm_cp_async1(buf + c.cell[j], plane + c.off[j], true);
+        stencil3d_cp_async1_l2_256(buf + c.cell[j], plane + c.off[j]);
     }
 }
 /// Whether the ring of shape Sh copies 16-byte cells (and, vec == 2, stores 16

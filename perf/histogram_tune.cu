@@ -311,6 +311,11 @@ int main(int argc, char** argv) {
         make<HistogramBlocking<256, 2, 8, 8, HL::evict_first>>(p),
         make<HistogramBlocking<512, 4, 4, 16, HL::no_allocate>>(p),
         make<HistogramBlocking<512, 4, 4, 16, HL::l2_256>>(p),
+        // session 7: session 5's two best rows combined (1024 or 512 threads with no-allocate loads)
+        make<HistogramBlocking<1024, 2, 2, 8, HL::no_allocate>>(p),
+        make<HistogramBlocking<512, 2, 4, 8, HL::no_allocate>>(p),
+        make<HistogramBlocking<1024, 2, 2, 4, HL::no_allocate>>(p),
+        make<HistogramBlocking<256, 2, 8, 2, HL::no_allocate>>(p),
         // balanced contiguous share per block (no block a step longer than another)
         make<HistogramBlocking<256, 2, 8, 8, HL::nc, true>>(p),
         make<HistogramBlocking<256, 4, 8, 8, HL::nc, true>>(p),

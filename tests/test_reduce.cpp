@@ -159,7 +159,7 @@ void check_blocking(std::size_t n, std::size_t off, long long fill) {
   const long long chain = detail::reduce_lane_chain<Bk>(n, sizeof(T), grid) + 2 + 64;
   const long long depth = chain + grid + detail::reduce_lane_chain<Bk>(static_cast<std::size_t>(grid), sizeof(T), 1);
   for (auto v : {ReduceVariant::grid_stride_atomic, ReduceVariant::warp_shuffle})
-    for (auto op : all_ops) {
+    for (auto op : {ReduceOp::sum, ReduceOp::max}) {  // min: max's code path (fewer kernels to compile)
       CAPTURE(name(v), name(op));
       T got{};
       detail::with_reducer<T>(op, [&](auto red) { got = detail::reduce_layer<decltype(red), Bk>(Exec(), v, x, fill); });

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Reduction by hand in CUDA with __shared__: the twin of include/scratchkit/kernels/reduce.hpp.
-// Same variants, block size, launch bounds, grid (scratchkit::detail::reduce_grid
-// over the same device attributes) and order of operations, so tree and
-// warp_shuffle agree with the layer bit for bit; grid_stride_atomic combines
-// blocks with atomics in whatever order they finish (floats: not reproducible).
+// Same variants, blocking (ReduceDefaultBlocking for the grid-stride variants),
+// launch bounds, grid (scratchkit::detail::reduce_grid over the same device
+// attributes) and order of operations, so tree and warp_shuffle agree with the
+// layer bit for bit; grid_stride_atomic combines blocks with atomics in whatever
+// order they finish (floats: not reproducible). The grid-stride kernels are in
+// reduce_stream.cuh (the tuner's too).
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
+#include "reduce_stream.cuh"
 #include "vector_load.cuh"
-
-#include <cuda/std/limits>
 
 #include <algorithm>
 #include <map>
@@ -25,107 +26,13 @@ namespace {
 
 namespace sk = ::scratchkit::detail;
 
-constexpr int BS        = sk::reduce_block;      // threads per block
-constexpr int MIN_B     = sk::reduce_min_blocks;  // launch bounds: blocks per SM
-constexpr int U         = sk::reduce_loads;      // 16-byte loads per thread and step
-constexpr int PER_BLOCK = sk::reduce_per_block;  // tree: elements per block and pass
-constexpr int W         = 32;
+using Bk                = sk::ReduceDefaultBlocking;  // warp_shuffle, grid_stride_atomic
+constexpr int BS        = sk::reduce_block;           // tree: threads per block
+constexpr int MIN_B     = sk::reduce_min_blocks;      // tree: launch bounds, blocks per SM
+constexpr int PER_BLOCK = sk::reduce_per_block;       // tree: elements per block and pass
 
 template <class T, ReduceOp Op>
-struct R {
-  __device__ static T apply(T a, T b) {
-    if constexpr (Op == ReduceOp::sum) {
-      return a + b;
-    } else if constexpr (Op == ReduceOp::min) {
-      return b < a ? b : a;
-    } else {
-      return a < b ? b : a;
-    }
-  }
-  __host__ __device__ static T identity() {
-    if constexpr (Op == ReduceOp::sum) {
-      return T(0);
-    } else if constexpr (Op == ReduceOp::min) {
-      return ::cuda::std::numeric_limits<T>::max();
-    } else {
-      return ::cuda::std::numeric_limits<T>::lowest();
-    }
-  }
-};
-
-// Atomic combine of v into *dst.
-template <ReduceOp Op>
-__device__ void atomic_combine(std::int32_t* dst, std::int32_t v) {
-  if constexpr (Op == ReduceOp::sum) atomicAdd(dst, v);
-  else if constexpr (Op == ReduceOp::min) atomicMin(dst, v);
-  else atomicMax(dst, v);
-}
-template <ReduceOp Op>
-__device__ void atomic_combine(std::int64_t* dst, std::int64_t v) {
-  if constexpr (Op == ReduceOp::sum)
-    atomicAdd(reinterpret_cast<unsigned long long*>(dst), static_cast<unsigned long long>(v));  // two's complement
-  else if constexpr (Op == ReduceOp::min)
-    atomicMin(reinterpret_cast<long long*>(dst), static_cast<long long>(v));
-  else
-    atomicMax(reinterpret_cast<long long*>(dst), static_cast<long long>(v));
-}
-// float/double: add natively; min/max by compare-and-swap on the bits.
-__device__ inline unsigned int to_bits(float v) { return __float_as_uint(v); }
-__device__ inline float from_bits(unsigned int u, float) { return __uint_as_float(u); }
-__device__ inline unsigned long long to_bits(double v) { return static_cast<unsigned long long>(__double_as_longlong(v)); }
-__device__ inline double from_bits(unsigned long long u, double) { return __longlong_as_double(static_cast<long long>(u)); }
-
-template <ReduceOp Op, class T>
-__device__ void atomic_combine_real(T* dst, T v) {
-  if constexpr (Op == ReduceOp::sum) {
-    atomicAdd(dst, v);
-  } else {
-    using Bits = decltype(to_bits(v));
-    Bits* p    = reinterpret_cast<Bits*>(dst);
-    Bits old   = *p;
-    for (;;) {
-      const T cur = from_bits(old, T{});
-      const T nxt = R<T, Op>::apply(cur, v);
-      if (to_bits(nxt) == old) return;  // no change
-      const Bits seen = atomicCAS(p, old, to_bits(nxt));
-      if (seen == old) return;
-      old = seen;
-    }
-  }
-}
-template <ReduceOp Op>
-__device__ void atomic_combine(float* dst, float v) { atomic_combine_real<Op>(dst, v); }
-template <ReduceOp Op>
-__device__ void atomic_combine(double* dst, double v) { atomic_combine_real<Op>(dst, v); }
-
-// One thread's part of a grid-stride reduction (layer: detail::reduce_thread):
-// vectors i = blockIdx*BS*U + threadIdx + k*gridDim*BS*U + u*BS of the aligned
-// body [head, head + nv*V), U loads issued before any is combined, lane j into
-// accumulator j; thread 0 also takes the head (before) and tail (after); the
-// lanes combined as a tree.
-template <class T, ReduceOp Op>
-__device__ __forceinline__ T reduce_thread(const T* __restrict__ x, std::size_t n, std::size_t head) {
-  constexpr int V = detail::vec_width<T>;
-  T acc[V];
-#pragma unroll
-  for (int j = 0; j < V; ++j) acc[j] = R<T, Op>::identity();
-  detail::stream_lanes<U, BS>(x, n, head, static_cast<int>(blockIdx.x), static_cast<int>(threadIdx.x),
-                              static_cast<int>(gridDim.x), [&](int j, T v) { acc[j] = R<T, Op>::apply(acc[j], v); });
-  if constexpr (V == 4) {
-    return R<T, Op>::apply(R<T, Op>::apply(acc[0], acc[1]), R<T, Op>::apply(acc[2], acc[3]));
-  } else {
-    return R<T, Op>::apply(acc[0], acc[1]);
-  }
-}
-
-template <class T, ReduceOp Op>
-__device__ void block_tree(T* s) {
-  const int t = threadIdx.x;
-  for (int w = BS / 2; w > 0; w >>= 1) {
-    if (t < w) s[t] = R<T, Op>::apply(s[t], s[t + w]);
-    __syncthreads();
-  }
-}
+using R = detail::Reduce<T, Op>;
 
 template <class T, ReduceOp Op>
 __global__ void __launch_bounds__(BS, MIN_B)
@@ -139,42 +46,8 @@ __global__ void __launch_bounds__(BS, MIN_B)
   if (i + BS < n) v = R<T, Op>::apply(v, in[i + BS]);
   s[t] = v;
   __syncthreads();
-  block_tree<T, Op>(s);
+  detail::block_tree<T, Op, BS>(s);
   if (t == 0) out[blockIdx.x] = s[0];
-}
-
-template <class T, ReduceOp Op>
-__global__ void __launch_bounds__(BS, MIN_B)
-    reduce_atomic_kernel(const T* __restrict__ x, std::size_t n, std::size_t head, T* result) {
-  __shared__ T s[BS];
-  s[threadIdx.x] = reduce_thread<T, Op>(x, n, head);
-  __syncthreads();
-  block_tree<T, Op>(s);
-  if (threadIdx.x == 0) atomic_combine<Op>(result, s[0]);
-}
-
-template <class T, ReduceOp Op>
-__device__ __forceinline__ T warp_tree(T x) {
-  for (int off = W / 2; off > 0; off >>= 1) {
-    const T y = __shfl_down_sync(0xffffffffu, x, off);
-    x         = R<T, Op>::apply(x, y);  // BS is a multiple of 32: every lane + off exists
-  }
-  return x;
-}
-
-template <class T, ReduceOp Op>
-__global__ void __launch_bounds__(BS, MIN_B)
-    reduce_warp_kernel(const T* __restrict__ x, std::size_t n, std::size_t head, T* __restrict__ out) {
-  __shared__ T s[BS / W];
-  const int t = threadIdx.x;
-  T acc       = warp_tree<T, Op>(reduce_thread<T, Op>(x, n, head));
-  if (t % W == 0) s[t / W] = acc;
-  __syncthreads();
-  if (t < W) {
-    T v = t < BS / W ? s[t] : R<T, Op>::identity();
-    v   = warp_tree<T, Op>(v);
-    if (t == 0) out[blockIdx.x] = v;
-  }
 }
 
 // Grow-only device buffer per device, kept between calls (no allocation per
@@ -201,24 +74,25 @@ Workspace& workspace() {
   return *w;
 }
 
-std::size_t slots(std::size_t count, std::size_t elem) { return (count * elem + 15) / 16 * 16; }
+using detail::reduce_slots;
 
 template <class T, ReduceOp Op>
 T run(ReduceVariant v, const T* x, std::size_t n, cudaStream_t s) {
   if (v != ReduceVariant::tree && v != ReduceVariant::grid_stride_atomic && v != ReduceVariant::warp_shuffle)
     throw UnsupportedError(std::string("scratchkit::native::cuda::reduce: unknown variant ") + name(v));
   if (n == 0) return R<T, Op>::identity();
-  const long long fill = detail::device_fill().blocks(BS);
-  Workspace& ws        = workspace();
+  const detail::DeviceFill f = detail::device_fill();
+  const long long fill       = sk::reduce_fill<Bk>(f.blocks(Bk::threads), f.sms);  // the layer's reduce_device_fill
+  Workspace& ws              = workspace();
   std::lock_guard<std::mutex> lock(ws.mutex);
   T* res = nullptr;
   switch (v) {
     case ReduceVariant::tree: {
       std::size_t m        = (n + PER_BLOCK - 1) / PER_BLOCK;
       const std::size_t m2 = (m + PER_BLOCK - 1) / PER_BLOCK;
-      char* buf            = ws.get(slots(m, sizeof(T)) + slots(m2, sizeof(T)));
+      char* buf            = ws.get(reduce_slots(m, sizeof(T)) + reduce_slots(m2, sizeof(T)));
       T* a                 = reinterpret_cast<T*>(buf);
-      T* b                 = reinterpret_cast<T*>(buf + slots(m, sizeof(T)));
+      T* b                 = reinterpret_cast<T*>(buf + reduce_slots(m, sizeof(T)));
       reduce_tree_kernel<T, Op><<<static_cast<unsigned>(m), BS, BS * sizeof(T), s>>>(x, n, a);
       SCRATCHKIT_CUDA_CHECK_LAUNCH("reduce_tree");
       while (m > 1) {
@@ -232,26 +106,15 @@ T run(ReduceVariant v, const T* x, std::size_t n, cudaStream_t s) {
       break;
     }
     case ReduceVariant::grid_stride_atomic: {
-      const int grid = sk::reduce_grid(n, sizeof(T), fill);
-      res            = reinterpret_cast<T*>(ws.get(slots(1, sizeof(T))));
-      const T id     = R<T, Op>::identity();
-      SCRATCHKIT_CUDA_CHECK(cudaMemcpyAsync(res, &id, sizeof(T), cudaMemcpyHostToDevice, s));
-      reduce_atomic_kernel<T, Op><<<grid, BS, 0, s>>>(x, n, detail::head_to_16(x, n), res);
-      SCRATCHKIT_CUDA_CHECK_LAUNCH("reduce_grid_stride_atomic");
+      const int grid = sk::reduce_grid<Bk>(n, sizeof(T), fill);
+      res            = reinterpret_cast<T*>(ws.get(reduce_slots(1, sizeof(T))));
+      detail::launch_reduce_atomic<T, Op, Bk>(x, n, grid, res, s);
       break;
     }
     default: {  // warp_shuffle: per-block partials, then one block over them
-      const int grid = sk::reduce_grid(n, sizeof(T), fill);
-      char* buf      = ws.get(slots(grid, sizeof(T)) + slots(1, sizeof(T)));
-      T* part        = reinterpret_cast<T*>(buf);
-      res            = reinterpret_cast<T*>(buf + slots(grid, sizeof(T)));
-      reduce_warp_kernel<T, Op><<<grid, BS, 0, s>>>(x, n, detail::head_to_16(x, n), grid == 1 ? res : part);
-      SCRATCHKIT_CUDA_CHECK_LAUNCH("reduce_warp_shuffle");
-      if (grid > 1) {
-        const std::size_t g = static_cast<std::size_t>(grid);
-        reduce_warp_kernel<T, Op><<<1, BS, 0, s>>>(part, g, detail::head_to_16(part, g), res);
-        SCRATCHKIT_CUDA_CHECK_LAUNCH("reduce_warp_shuffle");
-      }
+      const int grid = sk::reduce_grid<Bk>(n, sizeof(T), fill);
+      char* buf      = ws.get(detail::reduce_warp_workspace<T>(grid));
+      res            = detail::launch_reduce_warp<T, Op, Bk>(x, n, grid, buf, s);
       break;
     }
   }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /// 16-byte vector loads, shared by the layer kernels and their native CUDA twins
 /// (no Kokkos here, so src/cuda/*.cu include it too): one definition of the
-/// read-only (ld.global.nc.v4 / .v2) load every vectorized kernel uses.
+/// read-only (ld.global.nc.v4 / .v2) load every vectorized kernel uses, and
+/// its variants with PTX cache hints (a streaming kernel's tuning choice).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
@@ -54,6 +56,58 @@ SCRATCHKIT_HD_FORCEINLINE void load16(const T* p, T (&v)[vec16<T>::width]) {
   }
 #else
   for (int j = 0; j < vec16<T>::width; ++j) v[j] = p[j];
+#endif
+}
+
+/// How a streaming kernel loads its 16-byte vectors (CUDA only, host backends
+/// load plainly): the read-only path with the L1 and L2 hints of PTX
+/// ld.global.nc. A tuning choice of the shared_atomic histogram and the
+/// grid-stride reductions; the results do not depend on it.
+enum class LoadHint {
+  nc,              ///< ld.global.nc (what __ldg gives)
+  no_allocate,     ///< ld.global.nc.L1::no_allocate: streamed data does not take L1 lines
+  l2_256,          ///< ld.global.nc.L2::256B: the L2 fetches 256-byte blocks from DRAM
+  no_allocate_256, ///< both of the above
+  evict_first      ///< ld.global.nc.L1::evict_first
+};
+
+/// v[0..W) = p[0..W), p 16-byte aligned, with load hint L on CUDA (plain loads
+/// elsewhere). Only for data no thread of the launch writes.
+template <LoadHint L, class T>
+SCRATCHKIT_HD_FORCEINLINE void load16_hint(const T* p, T (&v)[vec16<T>::width]) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (L == LoadHint::nc) {
+    load16(p, v);
+  } else if constexpr (sizeof(T) == 4) {
+    unsigned r0, r1, r2, r3;
+    if constexpr (L == LoadHint::no_allocate)
+      asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+          : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "l"(p));
+    else if constexpr (L == LoadHint::l2_256)
+      asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "l"(p));
+    else if constexpr (L == LoadHint::no_allocate_256)
+      asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+          : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "l"(p));
+    else
+      asm("ld.global.nc.L1::evict_first.v4.u32 {%0, %1, %2, %3}, [%4];"
+          : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "l"(p));
+    const unsigned r[4] = {r0, r1, r2, r3};
+    for (int j = 0; j < 4; ++j) std::memcpy(&v[j], &r[j], 4);
+  } else {
+    unsigned long long r0, r1;
+    if constexpr (L == LoadHint::no_allocate)
+      asm("ld.global.nc.L1::no_allocate.v2.u64 {%0, %1}, [%2];" : "=l"(r0), "=l"(r1) : "l"(p));
+    else if constexpr (L == LoadHint::l2_256)
+      asm("ld.global.nc.L2::256B.v2.u64 {%0, %1}, [%2];" : "=l"(r0), "=l"(r1) : "l"(p));
+    else if constexpr (L == LoadHint::no_allocate_256)
+      asm("ld.global.nc.L1::no_allocate.L2::256B.v2.u64 {%0, %1}, [%2];" : "=l"(r0), "=l"(r1) : "l"(p));
+    else
+      asm("ld.global.nc.L1::evict_first.v2.u64 {%0, %1}, [%2];" : "=l"(r0), "=l"(r1) : "l"(p));
+    std::memcpy(&v[0], &r0, 8);
+    std::memcpy(&v[1], &r1, 8);
+  }
+#else
+  load16(p, v);
 #endif
 }
 

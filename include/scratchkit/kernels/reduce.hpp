@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /// Reduction (sum/min/max) on the layer (native twin: src/cuda/reduce.cu).
 ///
-/// Every variant launches blocks of 256 threads with launch bounds <256, 8>
-/// (32 registers: 8 blocks resident per SM) on both twins.
-/// - ReduceVariant::tree (the seed): each block reduces 512 elements (two
-///   loads a thread) through a tree in dynamic shared memory; passes repeat
-///   over the per-block partials until one is left.
-/// - ReduceVariant::grid_stride_atomic and ReduceVariant::warp_shuffle: a
-///   grid that fills the device once (SMs x blocks resident per SM, from a
-///   device query cached per device: 1056 blocks on an H100; the concurrency
-///   on host backends), fewer for small n, walks the data grid-stride, each
-///   thread issuing reduce_loads (4) independent 16-byte loads per step into
-///   4 (or 2, for 8-byte types) lane accumulators; a misaligned head and a
-///   tail that is not a whole vector go to thread 0, element by element.
+/// Both twins launch every variant alike (same blocks, launch bounds, grid).
+/// - ReduceVariant::tree (the seed): blocks of 256 threads, launch bounds
+///   <256, 8> (32 registers: 8 blocks resident per SM); each block reduces
+///   512 elements (two loads a thread) through a tree in dynamic shared
+///   memory; passes repeat over the per-block partials until one is left.
+/// - ReduceVariant::grid_stride_atomic and ReduceVariant::warp_shuffle: the
+///   shape of ReduceDefaultBlocking (native/reduce.hpp: threads, loads,
+///   launch bound, load hint; 256 threads, 4 loads, <256, 8>, __ldg). A grid
+///   that fills the device once (SMs x blocks resident per SM, at most the
+///   blocking's launch bound, from a device query cached per device: 1056
+///   blocks on an H100; the concurrency on host backends), fewer for small n,
+///   walks the data grid-stride, each thread issuing the blocking's
+///   independent 16-byte loads per step into 4 (or 2, for 8-byte types) lane
+///   accumulators; a misaligned head and a tail that is not a whole vector
+///   go to thread 0, element by element.
 ///   grid_stride_atomic then reduces the block in a shared tree and adds it
 ///   with one atomic; warp_shuffle reduces with warp shuffles and one shared
 ///   slot per warp, writes one partial per block, and a second launch of
@@ -86,8 +89,34 @@ void with_reducer(ReduceOp op, const F& f) {
   throw UnsupportedError("scratchkit::reduce: unknown operator");
 }
 
-/// The launch bounds of every reduction kernel (native twin: __launch_bounds__(256, 8)).
+/// The launch bounds of the tree kernel (native twin: __launch_bounds__(256, 8)).
 using ReduceBounds = LaunchBounds<reduce_block, reduce_min_blocks>;
+/// The launch bounds of the grid-stride kernels of blocking Bk (native: the same).
+template <class Bk>
+using ReduceStreamBounds = LaunchBounds<Bk::threads, Bk::min_blocks>;
+
+/// Blocks of Bk that fill exec's device once (reduce_fill over device_fill:
+/// capped at Bk::min_blocks per SM on CUDA, whose SM count is known).
+template <class Bk, class ExecSpace>
+long long reduce_device_fill(const ExecSpace& exec) {
+  const DeviceFill f = device_fill(exec);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return reduce_fill<Bk>(f.blocks(Bk::threads), f.sms);
+#endif
+  return reduce_fill<Bk>(f.blocks(Bk::threads), 0);
+}
+
+/// The source a grid-stride reduction of Bk streams: a contiguous View
+/// through Bk's load hint (ReducePtrSource, as the native twin), a strided
+/// one element by element.
+template <class Bk, class T>
+ReducePtrSource<T, Bk::load> reduce_source(const ContiguousSource<T>& s) {
+  return ReducePtrSource<T, Bk::load>{s.p};
+}
+template <class Bk, class View>
+const StridedSource<View>& reduce_source(const StridedSource<View>& s) {
+  return s;
+}
 
 /// 16 bytes, 16-byte aligned: the element of the reduction workspace.
 struct alignas(16) ReduceWord {
@@ -138,22 +167,22 @@ class ReduceWorkspace {
   }
 };
 
-/// One thread's part of a grid-stride reduction: vectors i = block*BS*U +
-/// rank + k*grid*BS*U + u*BS (u < U = reduce_loads, each reduce_loads vector
-/// loads issued before any is combined) of the 16-byte aligned body
-/// [head, head + nv*V), lane j of each vector into accumulator j; thread 0
-/// also takes the peeled head (before) and tail (after) into lanes 0, 1, ...;
-/// the lanes are combined as a tree. The native twin does the same operations
-/// in the same order.
-template <class R, class Src>
+/// One thread's part of a grid-stride reduction of blocking Bk: vectors
+/// i = block*BS*U + rank + k*grid*BS*U + u*BS (BS = Bk::threads, u < U =
+/// Bk::loads, the U vector loads of a step issued before any is combined) of
+/// the 16-byte aligned body [head, head + nv*V), lane j of each vector into
+/// accumulator j (reduce_stream); thread 0 also takes the peeled head
+/// (before) and tail (after) into lanes 0, 1, ...; the lanes are combined as
+/// a tree. The native twin does the same operations in the same order.
+template <class R, class Bk, class Src>
 KOKKOS_FORCEINLINE_FUNCTION typename Src::value_type reduce_thread(const Src& src, std::size_t n, std::size_t head,
                                                                    int block, int rank, int grid) {
-  using T          = typename Src::value_type;
-  constexpr int V  = Src::width, U = reduce_loads, BS = reduce_block;
+  using T         = typename Src::value_type;
+  constexpr int V = Src::width;
   T acc[V];
   SCRATCHKIT_STREAM_UNROLL
   for (int j = 0; j < V; ++j) acc[j] = R::identity();
-  stream_lanes<U, BS>(src, n, head, block, rank, grid, [&](int j, T x) { acc[j] = R::apply(acc[j], x); });
+  reduce_stream<Bk>(src, n, head, block, rank, grid, [&](int j, T x) { acc[j] = R::apply(acc[j], x); });
   if constexpr (V == 4) {
     return R::apply(R::apply(acc[0], acc[1]), R::apply(acc[2], acc[3]));
   } else {
@@ -162,10 +191,10 @@ KOKKOS_FORCEINLINE_FUNCTION typename Src::value_type reduce_thread(const Src& sr
   }
 }
 
-/// Shared-memory tree over the block's 256 slots; the result ends in s[0].
-template <class R, class BlockT, class S>
+/// Shared-memory tree over the block's BS slots (a power of two); the result ends in s[0].
+template <class R, int BS, class BlockT, class S>
 KOKKOS_INLINE_FUNCTION void block_tree(const BlockT& b, const S& s) {
-  for (int w = reduce_block / 2; w > 0; w >>= 1) {
+  for (int w = BS / 2; w > 0; w >>= 1) {
     b.threads([&](const Thread& t) {
       if (t.rank < w) s[t.rank] = R::apply(s[t.rank], s[t.rank + w]);
     });
@@ -195,42 +224,46 @@ void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
       sdata[t.rank] = v;
     });
     sync_threads(b);
-    block_tree<R>(b, sdata);
+    block_tree<R, BS>(b, sdata);
     b.once([&]() { out[blk] = sdata[0]; });
   });
 }
 
-/// grid_stride_atomic: reduce_thread, shared tree, one atomic per block into *result.
-template <class R, class ExecSpace, class Src>
+/// grid_stride_atomic with blocking Bk: reduce_thread, shared tree, one atomic per block into *result.
+template <class R, class Bk, class ExecSpace, class Src>
 void reduce_atomic_pass(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head, int grid,
                         typename Src::value_type* result) {
   using T     = typename Src::value_type;
   using B_t   = Block<ExecSpace>;
-  using Slots = SharedArray<T, reduce_block>;
-  const auto p = LaunchParams(Dim3(grid), Dim3(reduce_block)).uses<Slots>();
-  launch<ReduceBounds>(exec, "scratchkit::reduce_grid_stride_atomic", p, KOKKOS_LAMBDA(const B_t& b) {
+  constexpr int BS = Bk::threads;
+  using Slots = SharedArray<T, BS>;
+  const auto p = LaunchParams(Dim3(grid), Dim3(BS)).uses<Slots>();
+  launch<ReduceStreamBounds<Bk>>(exec, "scratchkit::reduce_grid_stride_atomic", p, KOKKOS_LAMBDA(const B_t& b) {
     Slots s(b);
-    b.threads([&](const Thread& t) { s[t.rank] = reduce_thread<R>(src, n, head, b.block_idx().x, t.rank, grid); });
+    b.threads(
+        [&](const Thread& t) { s[t.rank] = reduce_thread<R, Bk>(src, n, head, b.block_idx().x, t.rank, grid); });
     sync_threads(b);
-    block_tree<R>(b, s);
+    block_tree<R, BS>(b, s);
     b.once([&]() { R::atomic(result, s[0]); });
   });
 }
 
-/// warp_shuffle, one pass: reduce_thread, warp shuffles, one shared slot per
-/// warp, a warp reduces the slots; out[b] per block.
-template <class R, class ExecSpace, class Src>
+/// warp_shuffle with blocking Bk, one pass: reduce_thread, warp shuffles,
+/// one shared slot per warp, a warp reduces the slots; out[b] per block.
+template <class R, class Bk, class ExecSpace, class Src>
 void reduce_warp_pass(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head, int grid,
                       typename Src::value_type* out) {
   using T     = typename Src::value_type;
   using B_t   = Block<ExecSpace>;
-  constexpr int BS = reduce_block, W = B_t::warp_size;
+  constexpr int BS = Bk::threads, W = B_t::warp_size;
+  static_assert(BS / W <= W, "reduce_warp_pass: one warp reduces the warps' slots");
   using Slots = SharedArray<T, BS / W>;
   const auto p = LaunchParams(Dim3(grid), Dim3(BS)).uses<Slots>();
-  launch<ReduceBounds>(exec, "scratchkit::reduce_warp_shuffle", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<ReduceStreamBounds<Bk>>(exec, "scratchkit::reduce_warp_shuffle", p, KOKKOS_LAMBDA(const B_t& b) {
     Slots s(b);
     PerThread<T, B_t, BS> v(b);
-    b.threads([&](const Thread& t) { v(t) = reduce_thread<R>(src, n, head, b.block_idx().x, t.rank, grid); });
+    b.threads(
+        [&](const Thread& t) { v(t) = reduce_thread<R, Bk>(src, n, head, b.block_idx().x, t.rank, grid); });
     warp_reduce(b, v, [](T a, T c) { return R::apply(a, c); });
     b.threads([&](const Thread& t) {
       if (t.rank % W == 0) s[t.rank / W] = v(t);
@@ -244,9 +277,10 @@ void reduce_warp_pass(const ExecSpace& exec, const Src& src, std::size_t n, std:
   });
 }
 
-/// The layer reduction of x (n > 0) with the grid-stride variants' grid
-/// capped at fill_blocks (reduce() passes the device once full).
-template <class R, class ExecSpace, class XView>
+/// The layer reduction of x (n > 0) with the grid-stride variants in
+/// blocking Bk and their grid capped at fill_blocks (reduce() passes
+/// reduce_device_fill<Bk>: the device once full).
+template <class R, class Bk = ReduceDefaultBlocking, class ExecSpace, class XView>
 typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceVariant variant, const XView& x,
                                                   long long fill_blocks) {
   using T       = typename XView::non_const_value_type;
@@ -276,23 +310,25 @@ typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceV
       break;
     }
     case ReduceVariant::grid_stride_atomic: {
-      const int grid = reduce_grid(n, sizeof(T), fill);
+      const int grid = reduce_grid<Bk>(n, sizeof(T), fill);
       res            = reinterpret_cast<T*>(ReduceWorkspace<Space>::get(slots(1)));
       Kokkos::deep_copy(exec, Scalar(res), R::identity());
-      with_source(x, [&](const auto& src, std::size_t head) { reduce_atomic_pass<R>(exec, src, n, head, grid, res); });
+      with_source(x, [&](const auto& src, std::size_t head) {
+        reduce_atomic_pass<R, Bk>(exec, reduce_source<Bk>(src), n, head, grid, res);
+      });
       break;
     }
     case ReduceVariant::warp_shuffle: {  // per-block partials, then one block over them
-      const int grid = reduce_grid(n, sizeof(T), fill);
+      const int grid = reduce_grid<Bk>(n, sizeof(T), fill);
       char* ws       = ReduceWorkspace<Space>::get(slots(grid) + slots(1));
       T* part        = reinterpret_cast<T*>(ws);
       res            = reinterpret_cast<T*>(ws + slots(grid));
       with_source(x, [&](const auto& src, std::size_t head) {
-        reduce_warp_pass<R>(exec, src, n, head, grid, grid == 1 ? res : part);
+        reduce_warp_pass<R, Bk>(exec, reduce_source<Bk>(src), n, head, grid, grid == 1 ? res : part);
       });
       if (grid > 1) {
         const std::size_t g = static_cast<std::size_t>(grid);
-        reduce_warp_pass<R>(exec, ContiguousSource<T>{part}, g, head_to_16<T>(part, g), 1, res);
+        reduce_warp_pass<R, Bk>(exec, ReducePtrSource<T, Bk::load>{part}, g, head_to_16<T>(part, g), 1, res);
       }
       break;
     }
@@ -324,18 +360,21 @@ inline int reduce_tree_passes(std::size_t n) {
 /// cross-checks use.
 inline long long reduce_error_depth(ReduceVariant variant, std::size_t n, long long fill_blocks,
                                     std::size_t elem_bytes) {
-  constexpr long long log2_block = 8;  // tree levels over 256 slots
+  using Bk = detail::ReduceDefaultBlocking;
+  constexpr long long log2_block = 8;  // tree levels over the tree variant's 256 slots
   constexpr long long warp_tree  = 5;  // shuffle levels over 32 lanes
-  const int grid        = detail::reduce_grid(n, elem_bytes, fill_blocks);
+  long long log2_threads = 0;          // grid_stride_atomic's block tree over Bk::threads slots
+  while ((1LL << log2_threads) < Bk::threads) ++log2_threads;
+  const int grid        = detail::reduce_grid<Bk>(n, elem_bytes, fill_blocks);
   const long long lanes = elem_bytes == 4 ? 2 : 1;  // tree levels over a thread's 4 or 2 lanes
   switch (variant) {
     case ReduceVariant::tree: return reduce_tree_passes(n) * (1 + log2_block);
     case ReduceVariant::grid_stride_atomic:  // + the chain of one atomic per block
-      return detail::reduce_lane_chain(n, elem_bytes, grid) + lanes + log2_block + grid;
+      return detail::reduce_lane_chain<Bk>(n, elem_bytes, grid) + lanes + log2_threads + grid;
     case ReduceVariant::warp_shuffle: {  // a thread's lanes, its warp, the block's warps; again over the partials
-      long long d = detail::reduce_lane_chain(n, elem_bytes, grid) + lanes + 2 * warp_tree;
+      long long d = detail::reduce_lane_chain<Bk>(n, elem_bytes, grid) + lanes + 2 * warp_tree;
       if (grid > 1)
-        d += detail::reduce_lane_chain(static_cast<std::size_t>(grid), elem_bytes, 1) + lanes + 2 * warp_tree;
+        d += detail::reduce_lane_chain<Bk>(static_cast<std::size_t>(grid), elem_bytes, 1) + lanes + 2 * warp_tree;
       return d;
     }
   }
@@ -345,7 +384,7 @@ inline long long reduce_error_depth(ReduceVariant variant, std::size_t n, long l
 /// reduce_error_depth on exec's device (its grid), for any element type (the larger of 4 and 8 bytes).
 template <class ExecSpace>
 long long reduce_error_depth(const ExecSpace& exec, ReduceVariant variant, std::size_t n) {
-  const long long fill = detail::device_fill(exec).blocks(detail::reduce_block);
+  const long long fill = detail::reduce_device_fill<detail::ReduceDefaultBlocking>(exec);
   return std::max(reduce_error_depth(variant, n, fill, 4), reduce_error_depth(variant, n, fill, 8));
 }
 
@@ -395,8 +434,9 @@ typename XView::non_const_value_type reduce(const ExecSpace& exec, ReduceVariant
   detail::with_reducer<T>(op, [&](auto r) {
     using R = decltype(r);
     result  = x.extent(0) == 0 ? R::identity()
-                               : detail::reduce_layer<R>(exec, variant, x,
-                                                         detail::device_fill(exec).blocks(detail::reduce_block));
+                               : detail::reduce_layer<R>(
+                                     exec, variant, x,
+                                     detail::reduce_device_fill<detail::ReduceDefaultBlocking>(exec));
   });
   return result;
 }

@@ -60,15 +60,9 @@ constexpr int histogram_min_blocks = 8;
 constexpr int histogram_loads = 2;
 
 /// How the shared_atomic kernels load their 16-byte vectors (both twins; CUDA
-/// only, host backends load plainly): the read-only path with the L1 and L2
-/// hints of PTX ld.global.nc. A tuning choice; the counts do not depend on it.
-enum class HistogramLoad {
-  nc,              ///< ld.global.nc (what __ldg gives)
-  no_allocate,     ///< ld.global.nc.L1::no_allocate: streamed data does not take L1 lines
-  l2_256,          ///< ld.global.nc.L2::256B: the L2 fetches 256-byte blocks from DRAM
-  no_allocate_256, ///< both of the above
-  evict_first      ///< ld.global.nc.L1::evict_first
-};
+/// only, host backends load plainly): the load hints of detail::LoadHint
+/// (load16.hpp). A tuning choice; the counts do not depend on it.
+using HistogramLoad = LoadHint;
 
 /// Compile-time shape of the shared_atomic kernel (both twins instantiate it
 /// alike; scratchkit-histogram-tune times candidates against CUB):
@@ -305,45 +299,6 @@ inline HistogramPlan histogram_plan(HistogramVariant v, std::size_t n, int bins,
   return histogram_plan(v, n, bins, d, histogram_shape_for(bins));
 }
 
-/// v[0..W) = p[0..W), p 16-byte aligned, with load hint L on CUDA (plain loads elsewhere).
-template <HistogramLoad L, class T>
-SCRATCHKIT_HD_FORCEINLINE void histogram_load16(const T* p, T (&v)[vec16<T>::width]) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (L == HistogramLoad::nc) {
-    load16(p, v);
-  } else if constexpr (sizeof(T) == 4) {
-    unsigned r0, r1, r2, r3;
-    if constexpr (L == HistogramLoad::no_allocate)
-      asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-          : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "l"(p));
-    else if constexpr (L == HistogramLoad::l2_256)
-      asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "l"(p));
-    else if constexpr (L == HistogramLoad::no_allocate_256)
-      asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
-          : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "l"(p));
-    else
-      asm("ld.global.nc.L1::evict_first.v4.u32 {%0, %1, %2, %3}, [%4];"
-          : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "l"(p));
-    const unsigned r[4] = {r0, r1, r2, r3};
-    for (int j = 0; j < 4; ++j) std::memcpy(&v[j], &r[j], 4);
-  } else {
-    unsigned long long r0, r1;
-    if constexpr (L == HistogramLoad::no_allocate)
-      asm("ld.global.nc.L1::no_allocate.v2.u64 {%0, %1}, [%2];" : "=l"(r0), "=l"(r1) : "l"(p));
-    else if constexpr (L == HistogramLoad::l2_256)
-      asm("ld.global.nc.L2::256B.v2.u64 {%0, %1}, [%2];" : "=l"(r0), "=l"(r1) : "l"(p));
-    else if constexpr (L == HistogramLoad::no_allocate_256)
-      asm("ld.global.nc.L1::no_allocate.L2::256B.v2.u64 {%0, %1}, [%2];" : "=l"(r0), "=l"(r1) : "l"(p));
-    else
-      asm("ld.global.nc.L1::evict_first.v2.u64 {%0, %1}, [%2];" : "=l"(r0), "=l"(r1) : "l"(p));
-    std::memcpy(&v[0], &r0, 8);
-    std::memcpy(&v[1], &r1, 8);
-  }
-#else
-  load16(p, v);
-#endif
-}
-
 /// A contiguous array read with load hint L (the source both twins stream a contiguous View through).
 template <class T, HistogramLoad L>
 struct HistogramPtrSource {
@@ -351,7 +306,7 @@ struct HistogramPtrSource {
   static constexpr int width = vec16<T>::width;
   const T* p;
   SCRATCHKIT_HD_FORCEINLINE T at(std::size_t i) const { return p[i]; }
-  SCRATCHKIT_HD_FORCEINLINE void vec(std::size_t i, T (&v)[width]) const { histogram_load16<L>(p + i, v); }
+  SCRATCHKIT_HD_FORCEINLINE void vec(std::size_t i, T (&v)[width]) const { load16_hint<L>(p + i, v); }
 };
 
 /// Calls f(value) for every value one thread of a shared_atomic block takes

@@ -7,6 +7,7 @@
 //   scratchkit-stencil3d-tune [n ...]     (default: 512; n x n x n grid)
 //   SCRATCHKIT_TUNE_OFFSET=B[,B...]        (default 0,128: the data placements timed)
 //   SCRATCHKIT_TUNE_SET=wide               (only the defaults and session 7's wide / tall rings)
+//   SCRATCHKIT_TUNE_SET=alt                (the wide rings and chunk lengths, z up / alternating)
 //
 // One line per type, size, data placement and shape: time (median of 9 runs
 // after 3 warm-up runs, cudaEvents), GB/s counting the minimal traffic (read
@@ -108,6 +109,7 @@ std::string config_name() {
   std::string s = name;
   if (Sh::stages > 0) s += " ring" + std::to_string(Sh::stages);
   if (Sh::vec > 0) s += " v" + std::to_string(Sh::vec);
+  if (Sh::zalt) s += " zalt";
   return s;
 }
 
@@ -117,7 +119,7 @@ void time_config(const Problem<T>& p, int xs) {
   using Default = scratchkit::detail::Stencil3DZsNativeDefault<T>;
   constexpr bool is_default =
       Sh::BY == Default::BY && Sh::RX == Default::RX && Sh::RY == Default::RY && Sh::ZC == Default::ZC &&
-      Sh::stages == Default::stages && Sh::vec == Default::vec &&
+      Sh::stages == Default::stages && Sh::vec == Default::vec && Sh::zalt == Default::zalt &&
       Sh::template min_blocks<T>() == Default::template min_blocks<T>();
   // The build that runs here: 16-byte cells ("c16") or element cells (what rows not 16-byte aligned get).
   const bool v16 = scratchkit::detail::stencil3d_ring_v16<Sh>(p.in, p.out, p.n, static_cast<long long>(p.n) * p.n, xs);
@@ -174,6 +176,9 @@ using Ring = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB, ST>;
 // outputs (V = 2: a thread's points in groups of 16 bytes of consecutive x).
 template <int BY, int RX, int RY, int ZC, int MB, int ST, int V>
 using RingV = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB, ST, V>;
+// Session 8: the ring with its odd z chunks walking downwards (Stencil3DZsShape's zalt).
+template <int BY, int RX, int RY, int ZC, int MB, int ST>
+using RingA = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB, ST, 0, 1>;
 
 }  // namespace
 
@@ -203,6 +208,17 @@ int main(int argc, char** argv) {
 
   // SCRATCHKIT_TUNE_SET=wide: only the defaults and session 7's wide and tall rings.
   const char* set = std::getenv("SCRATCHKIT_TUNE_SET");
+  // SCRATCHKIT_TUNE_SET=alt (session 8): the wide rings with every chunk walking z
+  // up, and with the odd chunks walking down ("zalt"), at several chunk lengths.
+  if (set && std::string(set) == "alt") {
+    tune<float, scratchkit::detail::Stencil3DZsWide<float>,  // the wide default
+         Ring<16, 8, 1, 128, 2, 5>, RingA<16, 8, 1, 128, 2, 5>, Ring<16, 8, 1, 64, 2, 5>, RingA<16, 8, 1, 64, 2, 5>,
+         Ring<16, 8, 1, 32, 2, 5>, RingA<16, 8, 1, 32, 2, 5>, RingA<16, 8, 1, 256, 2, 5>>(sizes, offsets);
+    tune<double, scratchkit::detail::Stencil3DZsWide<double>,  // the wide default
+         Ring<16, 4, 1, 64, 2, 4>, RingA<16, 4, 1, 64, 2, 4>, RingA<16, 4, 1, 128, 2, 4>,
+         RingA<16, 4, 1, 256, 2, 4>>(sizes, offsets);
+    return 0;
+  }
   if (set && std::string(set) == "wide") {
     tune<float, scratchkit::detail::Stencil3DZsNativeDefault<float>,  //
          scratchkit::detail::Stencil3DZsWide<float>,                   // the wide default

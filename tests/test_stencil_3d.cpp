@@ -270,6 +270,11 @@ TEMPLATE_LIST_TEST_CASE("3-D z_streaming shapes (register pipeline and cp.async 
   check_zs_shape_all<Exec, double, Stencil3DZsShape<4, 4, 1, 7, 1, 1, 5, 2>>();
   check_zs_shape_all<Exec, float, Stencil3DZsShape<2, 2, 2, 7, 1, 1>>();
   check_zs_shape_all<Exec, float, Stencil3DZsShape<16, 4, 1, 128, 2, 2>>();
+  // Rings whose odd z chunks walk downwards (zalt): element cells, 16-byte cells and outputs.
+  check_zs_shape_all<Exec, float, Stencil3DZsShape<4, 1, 1, 5, 1, 1, 5, 0, 1>>();
+  check_zs_shape_all<Exec, double, Stencil3DZsShape<2, 2, 2, 8, 1, 1, 4, 0, 1>>();
+  check_zs_shape_all<Exec, float, Stencil3DZsShape<2, 4, 2, 8, 1, 1, 4, 2, 1>>();
+  check_zs_shape_all<Exec, double, Stencil3DZsShape<4, 4, 1, 7, 1, 1, 5, 2, 1>>();
 #if defined(KOKKOS_ENABLE_CUDA)
   // The wide rings (over 48 KB of shared memory: the block driver's opt-in) on CUDA only.
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {

@@ -174,22 +174,30 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
   for (int ch = blockIdx.y; ch < nchunks; ch += gridDim.y) {
     const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
     const int zl = ze < nz - 1 ? ze : nz - 1;  // the last plane loaded
+    const int zf = zb > 0 ? zb - 1 : 0;        // the first plane loaded
+    const bool down = scratchkit::detail::stencil3d_zalt_down<Sh>(ch);  // Sh::zalt: odd chunks walk down
 #pragma unroll
     for (int d = 0; d <= D; ++d) {
-      const int pz = zb - 1 + d;
-      if (pz >= 0 && pz <= zl) scratchkit::detail::stencil3d_ring_load(cells, ring + d * PL, in + at(pz, 0, 0));
+      const int pz = down ? ze - d : zb - 1 + d;
+      if ((down ? pz >= zf : pz >= 0) && pz <= zl)
+        scratchkit::detail::stencil3d_ring_load(cells, ring + d * PL, in + at(pz, 0, 0));
       scratchkit::detail::gemm_cp_async_commit();
     }
-    S* dst = out + at(zb, y, x0 + c0x);
-    for (int z = zb, bm = 0; z < ze; ++z) {  // bm: buffer of plane z-1
+    S* dst = out + at(down ? ze - 1 : zb, y, x0 + c0x);
+    const long long dz = down ? -sz : sz;
+    for (int zs = zb, bm = 0; zs < ze; ++zs) {  // bm: buffer of plane z-1 (z+1 going down)
+      const int z = down ? zb + ze - 1 - zs : zs;
       scratchkit::detail::gemm_cp_async_wait<D - 2>();
       __syncthreads();
-      if (z + D <= zl)
-        scratchkit::detail::stencil3d_ring_load(cells, ring + wrap(bm + ST - 1) * PL, in + at(z + D, 0, 0));
+      const int pn = down ? z - D : z + D;
+      if ((!down || pn >= zf) && pn <= zl)
+        scratchkit::detail::stencil3d_ring_load(cells, ring + wrap(bm + ST - 1) * PL, in + at(pn, 0, 0));
       scratchkit::detail::gemm_cp_async_commit();
-      const S* pm = ring + bm * PL;
+      const S* pa = ring + bm * PL;
       const S* pc = ring + wrap(bm + 1) * PL;
-      const S* pp = ring + wrap(bm + 2) * PL;
+      const S* pb = ring + wrap(bm + 2) * PL;
+      const S* pm = down ? pb : pa;
+      const S* pp = down ? pa : pb;
       const bool zin = z > 0 && z < nz - 1;
       if constexpr (Sh::vec == 2) {
 #pragma unroll
@@ -218,7 +226,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
           if (mask >> k & 1u) dst[at(0, BY * (k / RX), dx)] = v;
         }
       }
-      dst += sz;
+      dst += dz;
       bm = wrap(bm + 1);
     }
     if (ch + static_cast<int>(gridDim.y) < nchunks) __syncthreads();  // the next chunk rewrites the buffers

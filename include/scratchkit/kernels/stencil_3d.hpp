@@ -90,6 +90,12 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
     const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
     Tile tile(b);
     PerThread<T, B_t, BX * BY> zm(b), zp(b);  // z neighbours, loaded before the barrier
+    // The point's offset and whether it is interior, found once per plane (as the
+    // native kernel's i and interior) and kept across the barrier: the kernel is
+    // issue-bound (ncu: 76 % of the SM's issue rate natively), so the store phase
+    // does not recompute them.
+    PerThread<long long, B_t, BX * BY> off(b);
+    PerThread<bool, B_t, BX * BY> inner(b);
     const Dim3 bi = b.block_idx();
     const int x0 = bi.x * BX, y0 = bi.y * BY;
     for (int zb = bi.z * ZB; zb < nz; zb += gz * ZB)
@@ -99,8 +105,12 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
         const int tx = static_cast<int>(static_cast<unsigned>(t.rank) % BX);
         const int ty = static_cast<int>(static_cast<unsigned>(t.rank) / BX);
         const int x = x0 + tx, y = y0 + ty;
+        const bool interior = z > 0 && z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1;
+        const long long i   = iat(z, y, x);
+        off(t)              = i;
+        inner(t)            = interior;
         if (x < nx && y < ny) {
-          const T* s = ip + iat(z, y, x);
+          const T* s = ip + i;
           // Centre and the halo cells next to it; cells outside the grid are
           // never read (their neighbours are boundary points).
           tile(ty + 1, tx + 1) = load_read_only(s);
@@ -108,7 +118,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
           if (tx == BX - 1 && x + 1 < nx) tile(ty + 1, BX + 1) = load_read_only(s + iat(0, 0, 1));
           if (ty == 0 && y > 0) tile(0, tx + 1) = load_read_only(s - iat.sy);
           if (ty == BY - 1 && y + 1 < ny) tile(BY + 1, tx + 1) = load_read_only(s + iat.sy);
-          if (z > 0 && z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1) {
+          if (interior) {
             zm(t) = load_read_only(s - iat.sz);
             zp(t) = load_read_only(s + iat.sz);
           }
@@ -121,8 +131,8 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
         const int x = x0 + tx, y = y0 + ty;
         if (x < nx && y < ny) {
           const T u = tile(ty + 1, tx + 1);
-          T* d      = op + oat(z, y, x);
-          if (z > 0 && z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1) {
+          T* d      = op + (SameIndex ? off(t) : oat(z, y, x));
+          if (inner(t)) {
             T s = tile(ty + 1, tx);
             s += tile(ty + 1, tx + 2);
             s += tile(ty, tx + 1);
@@ -383,27 +393,33 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
         for (int ch = cf; ch < nchunks; ch += gy) {
           const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
           const int zl = ze < nz - 1 ? ze : nz - 1;  // the last plane loaded
+          const int zf = zb > 0 ? zb - 1 : 0;        // the first plane loaded
+          const bool down = stencil3d_zalt_down<Sh>(ch);  // Sh::zalt: odd chunks walk down
           b.threads([&](const Thread& t) {
             Regs& r = regs(t);
             SCRATCHKIT_STENCIL3D_UNROLL
             for (int d = 0; d <= D; ++d) {
-              const int pz = zb - 1 + d;
-              if (pz >= 0 && pz <= zl) stencil3d_ring_load(r.cells, ring + d * PL, ip + iat(pz, 0, 0));
+              const int pz = down ? ze - d : zb - 1 + d;
+              if ((down ? pz >= zf : pz >= 0) && pz <= zl) stencil3d_ring_load(r.cells, ring + d * PL, ip + iat(pz, 0, 0));
               gemm_cp_async_commit();
             }
-            r.dst = op + oat(zb, y0 + t.rank / BX, x0 + Sh::template col<T>(0, t.rank % BX));
+            r.dst = op + oat(down ? ze - 1 : zb, y0 + t.rank / BX, x0 + Sh::template col<T>(0, t.rank % BX));
           });
-          for (int z = zb, bm = 0; z < ze; ++z) {  // bm: buffer of plane z-1
+          for (int zs = zb, bm = 0; zs < ze; ++zs) {  // bm: buffer of plane z-1 (z+1 going down)
+            const int z = down ? zb + ze - 1 - zs : zs;
             b.threads([&](const Thread&) { gemm_cp_async_wait<D - 2>(); });
             sync_threads(b);
             b.threads([&](const Thread& t) {
               const int tx = t.rank % BX, ty = t.rank / BX, c0x = Sh::template col<T>(0, tx);
               Regs& r      = regs(t);
-              if (z + D <= zl) stencil3d_ring_load(r.cells, ring + wrap(bm + ST - 1) * PL, ip + iat(z + D, 0, 0));
+              const int pn = down ? z - D : z + D;
+              if ((!down || pn >= zf) && pn <= zl) stencil3d_ring_load(r.cells, ring + wrap(bm + ST - 1) * PL, ip + iat(pn, 0, 0));
               gemm_cp_async_commit();
-              const T* pm    = ring + bm * PL;
+              const T* pa    = ring + bm * PL;
               const T* pc    = ring + wrap(bm + 1) * PL;
-              const T* pp    = ring + wrap(bm + 2) * PL;
+              const T* pb    = ring + wrap(bm + 2) * PL;
+              const T* pm    = down ? pb : pa;
+              const T* pp    = down ? pa : pb;
               const bool zin = z > 0 && z < nz - 1;
               // Plain ifs on constants: nvcc's extended lambdas cannot first-capture inside if constexpr.
               if (Sh::vec == 2) {
@@ -432,7 +448,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
                   if (r.mask >> k & 1u) r.dst[oat(0, BY * (k / RX), dx)] = v;
                 }
               }
-              r.dst += oat.sz;
+              r.dst += down ? -oat.sz : oat.sz;
             });
             bm = wrap(bm + 1);
           }

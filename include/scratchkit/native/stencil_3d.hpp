@@ -57,9 +57,13 @@ namespace detail {
 /// groups of W consecutive points, 32*W apart (16-byte shared loads, 16-byte
 /// stores where the rows are aligned), RX a multiple of W.
 template <int BY_, int RX_, int RY_, int ZC_, int MinBlocksFloat_, int MinBlocksDouble_, int Stages_ = 0,
-          int Vec_ = 0>
+          int Vec_ = 0, int ZAlt_ = 0>
 struct Stencil3DZsShape {
   static constexpr int BX = 32, BY = BY_, RX = RX_, RY = RY_, ZC = ZC_, stages = Stages_, vec = Vec_;
+  /// Ring only: odd z chunks walk z downwards (zalt_down), so that the two chunks
+  /// on either side of a chunk boundary load its planes at about the same time
+  /// (both at their start or both at their end) and the second load is an L2 hit.
+  static constexpr bool zalt = ZAlt_ != 0;
   static constexpr int TX = BX * RX, TY = BY * RY, N = RX * RY, threads = BX * BY;
   static constexpr int halo = 2 * TX + 2 * TY, NH = (halo + threads - 1) / threads;
   /// Ring: buffer column of the tile's column 0 (1, or 16 bytes of elements when vec > 0).
@@ -98,7 +102,16 @@ struct Stencil3DZsShape {
   static_assert(vec == 0 || (stages > 0 && vec <= 2), "Stencil3DZsShape: vec 1 or 2 is a ring option");
   static_assert(MinBlocksFloat_ >= 1 && MinBlocksDouble_ >= 1, "Stencil3DZsShape: blocks per SM");
   static_assert(stages == 0 || stages >= 4, "Stencil3DZsShape: 0 (register pipeline) or >= 4 ring stages");
+  static_assert(!zalt || stages > 0, "Stencil3DZsShape: alternating z chunks is a ring option");
 };
+
+/// Whether chunk ch of shape Sh walks z downwards (Sh::zalt: the odd ones).
+/// Down or up, plane z's point reads planes z-1, z, z+1 in the same order, so
+/// the bits are the same.
+template <class Sh>
+SCRATCHKIT_HD_FORCEINLINE bool stencil3d_zalt_down(int ch) {
+  return Sh::zalt && (ch & 1) != 0;
+}
 
 /// The z_streaming shapes, picked with perf/stencil3d_tune.cu on the H100 at
 /// 512^3 (perf/results/h100/history/09-session4-stencil3d/):
@@ -135,10 +148,16 @@ using Stencil3DZsNativeDefault = Stencil3DZsDefault<T>;
 /// 128 bytes in, three rounds (perf/NOTES.md, session 7): float 0.3943 ms median
 /// against the 128 x 8 default's 0.4084 (94 % / 90 % of the run's copy of the
 /// same bytes), double 0.7618 against 0.7781 (95 % / 93 %): each block and plane
-/// reads 18 rows of 1 KB runs instead of 10 of 512 bytes. Not on host backends
+/// reads 18 rows of 1 KB runs instead of 10 of 512 bytes. float alternates the
+/// chunks' z direction (zalt, session 9): the planes on either side of a chunk
+/// boundary are read by both chunks at about the same time, the second read an
+/// L2 hit (ncu: DRAM reads 552.0 -> 545.9 MB); bench 512^3, three interleaved
+/// rounds: native 0.3891 -> 0.3866 ms, layer 0.3961 -> 0.3930. double does not
+/// (0.7630 -> 0.7680 ms in the tuner: its 1024 blocks run in about 4 waves, the
+/// neighbouring chunk is rarely resident at the same time). Not on host backends
 /// (level-0 scratch of 32 KB there).
 template <class T>
-using Stencil3DZsWide = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<16, 8, 1, 128, 2, 2, 5>,
+using Stencil3DZsWide = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<16, 8, 1, 128, 2, 2, 5, 0, 1>,
                                                   Stencil3DZsShape<16, 4, 1, 64, 2, 2, 4>>::type;
 /// Whether z_streaming on CUDA runs Stencil3DZsWide<T> on rows of nx points (the
 /// same answer on both twins): rows of at least one wide tile.

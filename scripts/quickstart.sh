@@ -55,7 +55,10 @@ install_dependencies() {
   if [ -n "$need_bp" ] && ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
     # Catch2 3 is in bookworm-backports: enable it from the mirror this machine already uses.
     local mirror
-    mirror="$(grep -rhoEs 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ | head -n1 | tr -d ' ')"
+    # One-line (.list) and deb822 (.sources, Debian 12's default) files alike; a missing
+    # /etc/apt/sources.list is not an error (grep exits 2 for it, which pipefail would pass on).
+    mirror="$({ grep -rhEvs '^[[:space:]]*#' /etc/apt/sources.list /etc/apt/sources.list.d/ || true; } |
+      { grep -oE 'https?://[^ ]+/debian/?( |$)' || true; } | head -n1 | tr -d ' ')"
     if [ -z "$mirror" ]; then
       echo "quickstart: cannot find the Debian mirror in /etc/apt; enable bookworm-backports yourself" >&2
       exit 1

@@ -328,25 +328,15 @@ SCRATCHKIT_HD_FORCEINLINE void stencil3d_cp_async1_l2_256(T* dst, const T* src) 
 #endif
 }
 
-/// p with its origin hidden from the optimiser (an empty asm on the 64-bit
-/// address): computed once where it is written, then kept in registers.
-template <class T>
-SCRATCHKIT_HD_FORCEINLINE const T* stencil3d_opaque(const T* p) {
-#if defined(__CUDA_ARCH__)
-  asm volatile("" : "+l"(p));
-#endif
-  return p;
-}
-
 /// Issues this thread's cp.async copies of one plane (`plane`: its element
 /// (0, 0) in the input) into the plane buffer `buf` (shared memory). The
-/// plane's address is made opaque first: nvcc otherwise re-derives it from
-/// the kernel's parameters inside each predicated copy (on the layer a 64-bit
-/// multiply-add and two constant loads per cell, natively an add and a
-/// constant load per cell; perf/NOTES.md, session 11).
+/// plane's address is made opaque first (opaque_global): nvcc otherwise
+/// re-derives it from the kernel's parameters inside each predicated copy (on
+/// the layer a 64-bit multiply-add and two constant loads per cell, natively an
+/// add and a constant load per cell; perf/NOTES.md, session 11).
 template <class Sh, class T, bool V16>
 SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_load(const Stencil3DRingCells<Sh, T, V16>& c, T* buf, const T* plane) {
-  const T* const p = stencil3d_opaque(plane);
+  const T* const p = opaque_global(plane);
   SCRATCHKIT_GEMM_UNROLL
   for (int j = 0; j < Stencil3DRingCells<Sh, T, V16>::NL; ++j)
     if (c.off[j] >= 0) {

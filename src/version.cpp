@@ -15,6 +15,7 @@ std::string build_summary() {
   os << "scratchkit " << SCRATCHKIT_VERSION_STRING << ", Kokkos " << KOKKOS_VERSION / 10000 << "."
      << KOKKOS_VERSION / 100 % 100 << "." << KOKKOS_VERSION % 100 << " (default execution space "
      << Kokkos::DefaultExecutionSpace::name() << "), native CUDA " << (SCRATCHKIT_HAS_NATIVE_CUDA ? "on" : "off")
+     << ", launch path " << (SCRATCHKIT_KOKKOS_CUDA_DRIVER ? "scratchkit CUDA driver (Kokkos internals)" : "Kokkos public API")
      << ", bounds checks "
 #ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
      << "on";

@@ -92,7 +92,7 @@ TEST_CASE("Level-0 scratch above 48 KB on CUDA: the layer's block driver opts in
 #if !defined(KOKKOS_ENABLE_CUDA)
   SKIP("Kokkos was built without CUDA");
 #elif !SCRATCHKIT_CUDA_BLOCK_DRIVER
-  SKIP("this Kokkos version launches the layer on Kokkos' own driver: level 0 is Kokkos' limit");
+  SKIP("built without SCRATCHKIT_KOKKOS_CUDA_DRIVER: the layer launches on Kokkos' public API, level 0 is Kokkos' limit");
 #else
   if (Kokkos::Cuda().cuda_device_prop().sharedMemPerBlockOptin <= 48 * 1024) SKIP("no opt-in on this device");
   using Exec      = Kokkos::Cuda;

@@ -10,7 +10,7 @@ namespace scratchkit {
 
 /// "0.1.0"
 const char* version();
-/// One line: version, Kokkos version and backends, native CUDA on/off, bounds checks on/off.
+/// One line: version, Kokkos version and backends, native CUDA on/off, launch path, bounds checks on/off.
 std::string build_summary();
 
 }  // namespace scratchkit

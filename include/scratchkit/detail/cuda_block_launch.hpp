@@ -24,11 +24,12 @@
 // doubles first, then the level-0 scratch) with league rank blockIdx.x.
 //
 // It uses Kokkos internals (CudaParallelLaunch, the CudaTeamMember
-// constructor, the TeamPolicy accessors), checked against Kokkos 4.6; other
-// versions use Kokkos' generic driver. Define SCRATCHKIT_KOKKOS_GENERIC_TEAM_DRIVER
-// to use the generic driver everywhere (for comparison).
-#if defined(KOKKOS_ENABLE_CUDA) && !defined(SCRATCHKIT_KOKKOS_GENERIC_TEAM_DRIVER) && \
-    !defined(KOKKOS_IMPL_DEBUG_CUDA_SERIAL_EXECUTION) && KOKKOS_VERSION >= 40600 && KOKKOS_VERSION < 40700
+// constructor, the TeamPolicy accessors), so it is an option, off by default:
+// CMake's SCRATCHKIT_KOKKOS_CUDA_DRIVER, which a configure-time probe
+// (cmake/scratchkitKokkosDriver.cmake) accepts only where this file compiles
+// and links against the Kokkos found. Without it every launch goes through
+// Kokkos' public TeamPolicy API (launch.hpp).
+#if defined(KOKKOS_ENABLE_CUDA) && SCRATCHKIT_KOKKOS_CUDA_DRIVER && !defined(KOKKOS_IMPL_DEBUG_CUDA_SERIAL_EXECUTION)
 #define SCRATCHKIT_CUDA_BLOCK_DRIVER 1
 #else
 #define SCRATCHKIT_CUDA_BLOCK_DRIVER 0

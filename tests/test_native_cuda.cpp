@@ -44,7 +44,11 @@ void gemm_twins(GemmVariant v, int M, int N, int K) {
   const Scalar alpha = Scalar(1.25), beta = Scalar(-0.5);
   gemm(Cuda(), v, alpha, A, B, beta, Cl);
   Cuda().fence();
-  native::cuda::gemm(v, M, N, K, alpha, A.data(), B.data(), beta, Cn.data());
+  // The layer's blocking (double register_blocked depends on the launch path's scratch limit).
+  const std::size_t limit = std::is_same<Scalar, double>::value
+                                ? scratchkit::detail::gemm_mma_layer_limit(Cuda(), M, N)
+                                : ~std::size_t(0);
+  native::cuda::gemm(v, M, N, K, alpha, A.data(), B.data(), beta, Cn.data(), nullptr, limit);
   native::cuda::synchronize();
   CHECK(test::same_bits(Cl, Cn));
 }

@@ -94,11 +94,13 @@ class Block {
   /// Logical threads per warp (32 consecutive ranks, as on NVIDIA GPUs).
   static constexpr int warp_size = 32;
 
-  KOKKOS_INLINE_FUNCTION Block(const member_type& team, const detail::BlockGeometry& geo, char* base)
-      : m_team(team), m_geo(geo), m_base(base), m_cursor(0), m_in_threads(false) {
-    const int league = team.league_rank();
-    const int lx = geo.grid_x.div(league);
-    m_idx = Dim3(league - lx * geo.grid.x, geo.grid_y.mod(lx), geo.grid_y.div(lx));
+  /// The block of linear index `rank` (x + gx*(y + gy*z)) on `team`: the
+  /// team's league rank, or one of the consecutive blocks a team runs when
+  /// the launch gives a team several (LaunchBounds' TeamLoop).
+  KOKKOS_INLINE_FUNCTION Block(const member_type& team, const detail::BlockGeometry& geo, char* base, int rank)
+      : m_team(team), m_geo(geo), m_base(base), m_rank(rank), m_cursor(0), m_in_threads(false) {
+    const int lx = geo.grid_x.div(rank);
+    m_idx = Dim3(rank - lx * geo.grid.x, geo.grid_y.mod(lx), geo.grid_y.div(lx));
     m_nthreads = geo.block.x * geo.block.y * geo.block.z;
     if (is_gpu) m_self = thread_of(team.team_rank());
   }
@@ -109,12 +111,16 @@ class Block {
   KOKKOS_INLINE_FUNCTION Dim3 grid_dim() const { return m_geo.grid; }
   /// blockIdx
   KOKKOS_INLINE_FUNCTION Dim3 block_idx() const { return m_idx; }
+  /// The block's linear index, blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z):
+  /// what a kernel on a 1-D grid uses as its block number. Not the team's
+  /// league rank when a team runs several blocks (LaunchBounds' TeamLoop).
+  KOKKOS_INLINE_FUNCTION int block_rank() const { return m_rank; }
   /// blockDim.x * blockDim.y * blockDim.z
   KOKKOS_INLINE_FUNCTION int num_threads() const { return m_nthreads; }
   /// Bytes of the dynamic pool (LaunchParams::shared_mem_bytes).
   KOKKOS_INLINE_FUNCTION std::size_t dynamic_shared_bytes() const { return m_geo.dynamic_bytes; }
-  /// The Kokkos team this block runs on (league_rank() is the block's linear
-  /// index x + gx*(y + gy*z)). On CUDA, Kokkos team collectives that use its
+  /// The Kokkos team this block runs on. Its league_rank() is the block's
+  /// linear index only when each team runs one block: use block_rank(). On CUDA, Kokkos team collectives that use its
   /// per-team shared space (team_broadcast, team_scan) need that space, which
   /// SCRATCHKIT_CUDA_TEAM_SPACE=0 removes (detail/cuda_block_launch.hpp).
   KOKKOS_INLINE_FUNCTION const member_type& team() const { return m_team; }
@@ -209,6 +215,7 @@ class Block {
   const member_type& m_team;
   detail::BlockGeometry m_geo;
   char* m_base;
+  int m_rank;
   Dim3 m_idx;
   int m_nthreads;
   Thread m_self{0, 0, 0, 0};

@@ -25,20 +25,31 @@ enum class ScratchFallback {
 /// backends); a block of more than MaxThreads threads is rejected at launch.
 /// The default, LaunchBounds<0, 0>, sets none.
 ///
-/// KokkosDriver (CUDA only): on CUDA a level-0 launch runs through the
-/// layer's own block driver (detail/cuda_block_launch.hpp: one CUDA block per
-/// block of the grid, no per-block league loop or level-1 scratch test).
-/// `true` runs it through Kokkos' generic TeamPolicy driver instead, whose
-/// league loop around the body changes how ptxas treats loops inside it:
-/// kernels that loop over planes or chunks inside a block (stencil_3d) may
-/// keep their loop invariants in registers there, where the layer's driver
-/// recomputes them in the loop (SASS, session 5: stencil_3d tile_2d_halo 94
-/// vs 133 instructions per plane). Measure both for such kernels.
-template <unsigned MaxThreads, unsigned MinBlocks = 1, bool KokkosDriver = false>
+/// KokkosDriver (CUDA, only with the optional block driver,
+/// SCRATCHKIT_KOKKOS_CUDA_DRIVER): `true` keeps this kernel on Kokkos' generic
+/// TeamPolicy driver, whose league loop around the body changes how ptxas
+/// treats loops inside it: kernels that loop over planes or chunks inside a
+/// block (stencil_3d) may keep their loop invariants in registers there
+/// (SASS of stencil_3d tile_2d_halo: 94 vs 133 instructions per plane,
+/// perf/NOTES.md). Without the block driver every launch is on Kokkos' driver.
+///
+/// TeamLoop: a team of Kokkos' generic driver may run several consecutive
+/// blocks of the grid, one after another with a barrier between them
+/// (LaunchParams::blocks_per_team sets how many; block_rank() and block_idx()
+/// are the block's, not the team's). Kokkos' driver starts every team with
+/// work a CUDA block does not have (the level-1 scratch test, the league
+/// loop, the team handle); in kernels of ~10^6 short blocks (1-D stencils:
+/// ~100 instructions a thread) that start is several percent of the time, and
+/// a team that runs a few blocks pays it once for all. The kernel must not
+/// rely on blocks running concurrently (CUDA does not promise it either).
+/// Ignored (one block per team) on the optional CUDA block driver, whose
+/// blocks have no such start.
+template <unsigned MaxThreads, unsigned MinBlocks = 1, bool KokkosDriver = false, bool TeamLoop = false>
 struct LaunchBounds {
   static constexpr unsigned max_threads = MaxThreads;    ///< 0: no bound
   static constexpr unsigned min_blocks  = MinBlocks;     ///< blocks per SM the compiler should fit
-  static constexpr bool kokkos_driver   = KokkosDriver;  ///< CUDA: Kokkos' generic TeamPolicy driver
+  static constexpr bool kokkos_driver   = KokkosDriver;  ///< CUDA block driver builds: use Kokkos' driver
+  static constexpr bool team_loop       = TeamLoop;      ///< a team may run several blocks
 };
 using NoLaunchBounds = LaunchBounds<0, 0>;
 
@@ -99,6 +110,14 @@ class LaunchParams {
     m_fallback = f;
     return *this;
   }
+  /// With LaunchBounds' TeamLoop: how many consecutive blocks one team runs
+  /// (at least 1; the last team runs what is left). Without TeamLoop, or on
+  /// the optional CUDA block driver, every team runs one block.
+  LaunchParams& blocks_per_team(int n) {
+    if (n < 1) throw LaunchError("scratchkit::LaunchParams::blocks_per_team: " + std::to_string(n) + " must be >= 1");
+    m_per_team = n;
+    return *this;
+  }
   /// Host backends: team size to use (default: as many as the backend allows,
   /// at most the block's threads). Ignored on GPU backends, where the team is
   /// always the whole block.
@@ -113,6 +132,7 @@ class LaunchParams {
   std::size_t dynamic_bytes() const { return m_dynamic; }
   ScratchFallback scratch_fallback() const { return m_fallback; }
   int requested_host_team_size() const { return m_host_team; }
+  int requested_blocks_per_team() const { return m_per_team; }
   const DynamicLayout& required_layout() const { return m_layout; }
   bool has_required_layout() const { return m_layout.bytes() > 0; }
 
@@ -123,11 +143,14 @@ class LaunchParams {
   DynamicLayout m_layout;
   ScratchFallback m_fallback = ScratchFallback::none;
   int m_host_team            = 0;
+  int m_per_team             = 1;
 };
 
 /// How a launch maps onto Kokkos; `plan_launch` computes it without launching.
 struct LaunchPlan {
-  int league_size       = 0;  ///< number of blocks (teams)
+  int league_size       = 0;  ///< number of teams (the grid's blocks, or fewer when a team runs several)
+  int blocks            = 0;  ///< number of blocks of the grid
+  int blocks_per_team   = 1;  ///< consecutive blocks one team runs (LaunchBounds' TeamLoop)
   int team_size         = 0;  ///< hardware threads per team (chosen by launch(); 0 from plan_launch)
   int logical_threads   = 0;  ///< threads per block
   int scratch_level     = 0;  ///< 0, or 1 under ScratchFallback::level1
@@ -189,12 +212,16 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
 /// Kokkos functor: builds the Block from the team and calls the kernel body.
 /// The scratch level is a template parameter so that level-0 scratch is known
 /// to be shared memory at compile time; Direct: launched by the layer's CUDA
-/// block driver (detail/cuda_block_launch.hpp), which aligns the scratch.
-template <class ExecSpace, class F, int Level, bool Direct>
+/// block driver (detail/cuda_block_launch.hpp), which aligns the scratch;
+/// Loop: the team runs blocks league_rank * per_team ... (+ per_team - 1),
+/// with a barrier between them (LaunchBounds' TeamLoop).
+template <class ExecSpace, class F, int Level, bool Direct, bool Loop>
 struct BlockFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   F m_f;
   BlockGeometry m_geo;
+  int m_per_team = 1;
+  int m_blocks   = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     // The start of the team's scratch: the launch reserved plan.scratch_bytes
@@ -203,8 +230,19 @@ struct BlockFunctor {
     // null-pointer path from every block.
     char* base =
         scratch_window<ExecSpace, Level, Direct>(static_cast<char*>(team.team_scratch(Level).get_shmem(0)));
-    const Block<ExecSpace> block(team, m_geo, base);
-    m_f(block);
+    if constexpr (Loop) {
+      const int first = team.league_rank() * m_per_team;
+      const int last  = first + m_per_team < m_blocks ? first + m_per_team : m_blocks;
+      for (int r = first; r < last; ++r) {
+        // The previous block's last phase may still read the scratch the
+        // next one's first phase writes.
+        if (r != first) team.team_barrier();
+        m_f(Block<ExecSpace>(team, m_geo, base, r));
+      }
+    } else {
+      const Block<ExecSpace> block(team, m_geo, base, team.league_rank());
+      m_f(block);
+    }
   }
 };
 
@@ -285,8 +323,9 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
                      const F& body) {
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_threads, Bounds::min_blocks>>;
   constexpr bool direct = block_driver_launch<ExecSpace, Bounds> && Level == 0;
-  using functor_type = BlockFunctor<ExecSpace, F, Level, direct>;
-  const functor_type functor{body, plan.geometry};
+  constexpr bool loop = Bounds::team_loop && !direct;
+  using functor_type = BlockFunctor<ExecSpace, F, Level, direct, loop>;
+  const functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks};
   // The backend's team limit for this functor and scratch size. On a GPU it
   // depends only on the kernel, the device and the scratch request, and
   // asking Kokkos for it is an occupancy calculation (and two TeamPolicy
@@ -393,7 +432,13 @@ LaunchPlan plan_launch(const LaunchParams& p) {
     throw LaunchError(err.str());
   }
 
-  plan.league_size     = static_cast<int>(g.count());
+  plan.blocks          = static_cast<int>(g.count());
+  plan.blocks_per_team = 1;
+  if constexpr (Bounds::team_loop && !detail::block_driver_launch<ExecSpace, Bounds>) {
+    const int k = p.requested_blocks_per_team();
+    plan.blocks_per_team = k < plan.blocks ? k : (plan.blocks > 0 ? plan.blocks : 1);
+  }
+  plan.league_size     = plan.blocks == 0 ? 0 : (plan.blocks - 1) / plan.blocks_per_team + 1;
   plan.logical_threads = static_cast<int>(b.count());
   const std::size_t dyn_begin = detail::round_up(p.static_bytes(), detail::base_alignment);
   plan.scratch_bytes          = detail::scratch_request(p);
@@ -411,6 +456,14 @@ LaunchPlan plan_launch(const LaunchParams& p) {
     err << "block scratch of " << plan.scratch_bytes << " bytes requested (static " << p.static_bytes()
         << " + dynamic " << p.dynamic_bytes() << " + " << (plan.scratch_bytes - p.static_bytes() - p.dynamic_bytes())
         << " alignment), but level-0 scratch has " << plan.level0_max << " bytes available per team";
+    if (detail::is_gpu_space<ExecSpace>::value && plan.level0_max <= 48 * 1024)
+      err << " (Kokkos " << KOKKOS_VERSION / 10000 << "." << KOKKOS_VERSION / 100 % 100 << "." << KOKKOS_VERSION % 100
+          << " offers no more than 48 KB of shared memory per team"
+#if defined(KOKKOS_ENABLE_CUDA)
+          << "; a Kokkos that opts in above 48 KB (kokkos/kokkos pull request #9012), or scratchkit's CUDA"
+             " block driver (CMake -DSCRATCHKIT_KOKKOS_CUDA_DRIVER=ON), gives up to the device's opt-in limit"
+#endif
+          << ")";
     if (p.scratch_fallback() == ScratchFallback::level1)
       err << " and level-1 scratch " << plan.level1_max << " bytes";
     else

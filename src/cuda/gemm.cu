@@ -98,7 +98,8 @@ __global__ void gemm_tiled_double_buffered_kernel(int M, int N, int K, S alpha, 
 }
 
 template <class S>
-void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S* B, S beta, S* C, void* stream) {
+void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S* B, S beta, S* C, void* stream,
+               std::size_t shared_limit) {
   if (M < 0 || N < 0 || K < 0) {
     std::ostringstream os;
     os << "scratchkit::native::cuda::gemm: negative extent M=" << M << " N=" << N << " K=" << K;
@@ -124,14 +125,15 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
     case GemmVariant::register_blocked:
       if constexpr (std::is_same<S, double>::value) {
         // The layer's choice (detail::gemm_register_blocked_default): by the product's size, and the
-        // fallback blocking on a device where the chosen one's stages do not fit.
+        // fallback blocking on a device, or under a caller's shared_limit, where the chosen one's
+        // stages do not fit.
         using D = scratchkit::detail::GemmDefaultBlocking<double>;
         if (scratchkit::detail::gemm_mma_pick_small(M, N)) {
-          if (detail::gemm_mma_fits<typename D::small_type>()) {
+          if (detail::gemm_mma_fits<typename D::small_type>(shared_limit)) {
             detail::gemm_register_blocked<S, typename D::small_type>(M, N, K, alpha, A, B, beta, C, s);
             return;
           }
-        } else if (detail::gemm_mma_fits<typename D::large_type>()) {
+        } else if (detail::gemm_mma_fits<typename D::large_type>(shared_limit)) {
           detail::gemm_register_blocked<S, typename D::large_type>(M, N, K, alpha, A, B, beta, C, s);
           return;
         }
@@ -147,12 +149,12 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
 }  // namespace
 
 void gemm(GemmVariant v, int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C,
-          void* stream) {
-  gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream);
+          void* stream, std::size_t shared_limit) {
+  gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, shared_limit);
 }
 void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, const double* B, double beta,
-          double* C, void* stream) {
-  gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream);
+          double* C, void* stream, std::size_t shared_limit) {
+  gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, shared_limit);
 }
 
 }  // namespace cuda

@@ -182,7 +182,8 @@ constexpr auto rb_kernel() {
 /// memory (with the opt-in) and Blk::min_blocks of them in one SM (its launch bounds' occupancy), as the
 /// layer requires (scratchkit::detail::gemm_mma_fits_layer).
 template <class Blk>
-bool gemm_mma_fits() {
+bool gemm_mma_fits(std::size_t shared_limit) {
+  if (static_cast<std::size_t>(Blk::smem_bytes) > shared_limit) return false;
   int dev = 0, per_sm = 0;
   SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
   SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));

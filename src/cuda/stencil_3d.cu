@@ -71,7 +71,8 @@ __global__ void __launch_bounds__(BX* BY, TILE_MIN_BLOCKS) stencil_3d_tile_2d_ha
 }
 
 template <class S>
-void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int nx, S c0, S c1, void* stream) {
+void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int nx, S c0, S c1, void* stream,
+                  std::size_t shared_limit) {
   if (nz < 0 || ny < 0 || nx < 0) {
     std::ostringstream os;
     os << "scratchkit::native::cuda::stencil_3d_7pt: negative extent nz=" << nz << " ny=" << ny << " nx=" << nx;
@@ -107,8 +108,10 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
       detail::stencil_3d_z_streaming<S, Sh>(in, out, nz, ny, nx, c0, c1, s,
                                             scratchkit::detail::stencil3d_tile_shift<Sh>(in, nx));
     };
-    if (scratchkit::detail::stencil3d_zs_wide<S>(nx))
-      run(scratchkit::detail::Stencil3DZsWide<S>{});
+    using Wide = scratchkit::detail::Stencil3DZsWide<S>;
+    if (scratchkit::detail::stencil3d_zs_wide<S>(nx) &&
+        static_cast<std::size_t>(Wide::template smem_bytes<S>()) <= shared_limit)
+      run(Wide{});
     else
       run(scratchkit::detail::Stencil3DZsNativeDefault<S>{});
   }
@@ -117,12 +120,12 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
 }  // namespace
 
 void stencil_3d_7pt(Stencil3DVariant v, const float* in, float* out, int nz, int ny, int nx, float c0, float c1,
-                    void* stream) {
-  stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream);
+                    void* stream, std::size_t shared_limit) {
+  stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream, shared_limit);
 }
 void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, int ny, int nx, double c0,
-                    double c1, void* stream) {
-  stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream);
+                    double c1, void* stream, std::size_t shared_limit) {
+  stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream, shared_limit);
 }
 
 }  // namespace cuda

@@ -37,7 +37,7 @@
 
 namespace scratchkit {
 namespace detail {
-template <class ExecSpace, class F, int Level, bool Direct>
+template <class ExecSpace, class F, int Level, bool Direct, bool Loop = false>
 struct BlockFunctor;
 }  // namespace detail
 }  // namespace scratchkit

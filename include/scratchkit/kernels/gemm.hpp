@@ -420,6 +420,28 @@ bool gemm_mma_fits_layer(const ExecSpace& exec) {
   return per_sm == 0 || static_cast<std::size_t>(Blk::min_blocks) * (scratch_request(p) + 2048 + 1024) <= per_sm;
 }
 
+/// The FP64 tensor-core blocking register_blocked runs on the layer for an
+/// M x N product (double, GPU): GemmDefaultBlocking<double>'s small_type or
+/// large_type by the product's size (gemm_mma_pick_small), where the launch
+/// the layer can get has room for its stages (gemm_mma_fits_layer: on Kokkos'
+/// public path that is TeamPolicy::scratch_size_max(0), ~40 KB on Kokkos 4.6
+/// and more where a Kokkos opts in above 48 KB), else the fallback type
+/// (36 KB). Returns the chosen blocking's stage bytes: the shared_limit under
+/// which the native twin picks the same blocking (native::cuda::gemm).
+template <class ExecSpace>
+std::size_t gemm_mma_layer_limit(const ExecSpace& exec, int M, int N) {
+  using D = GemmDefaultBlocking<double>;
+  static_assert(D::small_type::smem_bytes != D::large_type::smem_bytes &&
+                    D::small_type::smem_bytes != D::type::smem_bytes && D::large_type::smem_bytes != D::type::smem_bytes,
+                "gemm_mma_layer_limit: the blockings are told apart by their stage bytes");
+  if (gemm_mma_pick_small(M, N)) {
+    if (gemm_mma_fits_layer<typename D::small_type>(exec)) return D::small_type::smem_bytes;
+  } else if (gemm_mma_fits_layer<typename D::large_type>(exec)) {
+    return D::large_type::smem_bytes;
+  }
+  return D::type::smem_bytes;
+}
+
 /// GemmVariant::register_blocked with the default blocking of the type. For
 /// double on a GPU the layer takes the native twin's blocking, chosen by
 /// the product's size (gemm_mma_pick_small: GemmDefaultBlocking<double>'s
@@ -434,13 +456,12 @@ void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const
   using Scalar = typename CV::non_const_value_type;
   using D      = GemmDefaultBlocking<Scalar>;
   if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
-    const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1));
-    if (gemm_mma_pick_small(M, N)) {
-      if (gemm_mma_fits_layer<typename D::small_type>(exec)) {
-        gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C);
-        return;
-      }
-    } else if (gemm_mma_fits_layer<typename D::large_type>(exec)) {
+    const std::size_t stages = gemm_mma_layer_limit(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)));
+    if (stages == static_cast<std::size_t>(D::small_type::smem_bytes)) {
+      gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C);
+      return;
+    }
+    if (stages == static_cast<std::size_t>(D::large_type::smem_bytes)) {
       gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C);
       return;
     }
@@ -495,8 +516,13 @@ void gemm(const ExecSpace& exec, GemmVariant variant, typename CV::non_const_val
     detail::require_native_view(B, "gemm", "B");
     detail::require_native_view(C, "gemm", "C");
 #if SCRATCHKIT_HAS_NATIVE_CUDA
+    // The blocking the layer would run on exec (double register_blocked), so
+    // that both backends run the same one on any launch path.
+    std::size_t limit = ~std::size_t(0);
+    if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value)
+      limit = detail::gemm_mma_layer_limit(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)));
     native::cuda::gemm(variant, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)),
-                       static_cast<int>(A.extent(1)), alpha, A.data(), B.data(), beta, C.data(), stream);
+                       static_cast<int>(A.extent(1)), alpha, A.data(), B.data(), beta, C.data(), stream, limit);
 #else
     (void)stream;
 #endif

@@ -213,7 +213,7 @@ void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
                      .shared_mem_bytes(BS * sizeof(T));
   launch<ReduceBounds>(exec, "scratchkit::reduce_tree", p, KOKKOS_LAMBDA(const B_t& b) {
     auto sdata = DynamicSharedArray<T>::get(b);
-    const int blk = b.team().league_rank();  // the block's index (grid is 1-D): no blockIdx decode
+    const int blk = b.block_rank();  // the block's index (grid is 1-D): no blockIdx decode
     const std::size_t base = static_cast<std::size_t>(blk) * (2 * BS);
     b.threads([&](const Thread& t) {
       const std::size_t i = base + t.rank;

@@ -12,6 +12,7 @@
 #include <scratchkit/launch.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <type_traits>
 
@@ -32,6 +33,21 @@ constexpr int stencil1d_block = 256;
 /// occupancy a streaming kernel wants; without it the compiler may use more
 /// registers (the weight loop unrolls) and fit fewer blocks.
 constexpr int stencil1d_min_blocks = 8;
+
+/// Blocks one Kokkos team runs on Kokkos' generic driver (LaunchBounds'
+/// TeamLoop): a 1-D stencil block is ~100 instructions a thread, ~10^6 of
+/// them at 2^28 points, and the generic driver's per-team start is a few
+/// percent of that. SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM overrides it (read
+/// once per process; for measuring, perf/NOTES.md).
+inline int stencil1d_blocks_per_team() {
+  static const int k = [] {
+    const char* v = std::getenv("SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM");
+    const int n   = v ? std::atoi(v) : 0;
+    return n >= 1 ? n : 4;
+  }();
+  return k;
+}
+using Stencil1DBounds = LaunchBounds<stencil1d_block, stencil1d_min_blocks, false, true>;
 
 /// p, a 16-byte aligned pointer into level-0 scratch, rebuilt on CUDA as the
 /// start of the dynamic shared window plus its 32-bit offset with the low four
@@ -69,11 +85,14 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
   DynamicLayout layout;
   layout.add<T>(tile_n);  // the tile: the pool's first partition, at offset 0
   const std::size_t w_off = layout.add<T>(2 * R + 1);
-  const auto p = LaunchParams(Dim3(ceil_div(n, BS)), Dim3(BS)).shared_mem_bytes(layout).require(layout);
-  launch<LaunchBounds<BS, stencil1d_min_blocks>>(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
+  const auto p = LaunchParams(Dim3(ceil_div(n, BS)), Dim3(BS))
+                     .shared_mem_bytes(layout)
+                     .require(layout)
+                     .blocks_per_team(stencil1d_blocks_per_team());
+  launch<Stencil1DBounds>(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile       = DynamicSharedArray<T>::offset(b, 0, tile_n);
     auto ws         = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
-    const int blk   = b.team().league_rank();  // the block's index (grid is 1-D)
+    const int blk   = b.block_rank();  // the block's index (grid is 1-D)
     const int start = blk * BS - R;            // global index of tile[0]
     b.threads([&](const Thread& t) {
       for (int k = t.rank; k < tile_n; k += BS) {
@@ -158,12 +177,15 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
   DynamicLayout layout;
   const std::size_t tile_off = layout.add<T>(static_cast<std::size_t>(nchunks) * V, 16);
   const std::size_t w_off    = layout.add<T>(2 * R + 1);
-  const auto p = LaunchParams(Dim3(ceil_div(n, VB)), Dim3(BS)).shared_mem_bytes(layout).require(layout);
-  launch<LaunchBounds<BS, stencil1d_min_blocks>>(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
+  const auto p = LaunchParams(Dim3(ceil_div(n, VB)), Dim3(BS))
+                     .shared_mem_bytes(layout)
+                     .require(layout)
+                     .blocks_per_team(stencil1d_blocks_per_team());
+  launch<Stencil1DBounds>(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile        = DynamicSharedArray<T>::offset(b, tile_off, static_cast<std::size_t>(nchunks) * V);
     auto ws          = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
     Vec* tv          = reinterpret_cast<Vec*>(tile.data());
-    const int blk    = b.team().league_rank();  // the block's index (grid is 1-D)
+    const int blk    = b.block_rank();  // the block's index (grid is 1-D)
     const int gstart = blk * VB - Rp;           // global index of tile[0], a multiple of V
     b.threads([&](const Thread& t) {
       for (int k = t.rank; k < nchunks; k += BS) {

@@ -220,7 +220,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
         // the thread's tile row and column from its rank (bx = 32: a mask and
         // a shift). Output k is BY*(k/RX) rows and 32*(k%RX) columns on from
         // output 0, at + iat(0, BY*(k/RX), 32*(k%RX)) in in.
-        const int blk = b.team().league_rank(), ntiles = nbx * nby;
+        const int blk = b.block_rank(), ntiles = nbx * nby;
         const int cf = blk / ntiles, tl = blk - cf * ntiles;
         const int x0 = (tl % nbx) * TX - xs, y0 = (tl / nbx) * TY;  // xs: stencil3d_tile_shift
         for (int ch = cf; ch < nchunks; ch += gy) {
@@ -382,7 +382,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
         Tile tile(b);
         PerThread<Regs, B_t, NT> regs(b);
         T* const ring = tile.data();
-        const int blk = b.team().league_rank(), ntiles = nbx * nby;
+        const int blk = b.block_rank(), ntiles = nbx * nby;
         const int cf = blk / ntiles, tl = blk - cf * ntiles;
         const int x0 = (tl % nbx) * TX - xs, y0 = (tl / nbx) * TY;  // xs: stencil3d_tile_shift
         const auto wrap = [](int bf) { return bf >= Sh::stages ? bf - Sh::stages : bf; };
@@ -476,6 +476,35 @@ void stencil_3d_zs_at(const ExecSpace& exec, const InView& in, const OutView& ou
     stencil_3d_z_streaming_at<Sh, UnitX, SameIndex>(exec, in, out, c0, c1, iat, oat, xs);
 }
 
+/// Whether the layer can launch the z_streaming ring of shape Sh (Sh::stages >
+/// 0) on ExecSpace: its plane buffers (the ring's PaddedTile, as
+/// stencil_3d_z_ring_at declares it) fit the level-0 scratch of a launch with
+/// its bounds (on Kokkos' public path TeamPolicy::scratch_size_max(0): ~40 KB
+/// on Kokkos 4.6, more where a Kokkos opts in above 48 KB; the optional block
+/// driver opts in itself).
+template <class Sh, class T, class ExecSpace>
+bool stencil3d_zs_ring_fits_layer() {
+  static_assert(Sh::stages > 0, "stencil3d_zs_ring_fits_layer: a cp.async ring shape");
+  using Tile = PaddedTile<T, Sh::stages*(Sh::TY + 2), Sh::template pitch<T>(), 0>;
+  constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
+  using Bounds = LaunchBounds<Sh::threads, Sh::template min_blocks<T>(), kokkos_driver>;
+  return fits_level0<ExecSpace, Bounds>(LaunchParams(Dim3(1), Dim3(Sh::BX, Sh::BY)).uses<Tile>());
+}
+
+/// Whether z_streaming on the layer runs Stencil3DZsWide<T> on rows of nx
+/// points on ExecSpace: CUDA, rows of one wide tile and more
+/// (stencil3d_zs_wide), and a launch with room for the wide ring; else
+/// Stencil3DZsDefault<T>, which fits every backend's level 0.
+template <class T, class ExecSpace>
+bool stencil3d_zs_layer_wide(int nx) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value)
+    return stencil3d_zs_wide<T>(nx) && stencil3d_zs_ring_fits_layer<Stencil3DZsWide<T>, T, ExecSpace>();
+#endif
+  (void)nx;
+  return false;
+}
+
 /// Runs variant ZStreaming (else tile_2d_halo) with the index math fitted to
 /// the Views: unit x stride and one offset for in and out when both are
 /// LayoutRight with equal strides (the native case), strides otherwise.
@@ -494,9 +523,10 @@ void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& 
       const Stencil3DIndex<true> rm{is.sz, is.sy, 1};
       if constexpr (ZStreaming) {
 #if defined(KOKKOS_ENABLE_CUDA)
-        // The native twin's wide rings on rows of one wide tile and more (stencil3d_zs_wide).
+        // The wide rings on rows of one wide tile and more, where the launch has room for them
+        // (the native twin is given the same answer through its shared_limit).
         if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
-          if (stencil3d_zs_wide<value_type>(static_cast<int>(in.extent(2))))
+          if (stencil3d_zs_layer_wide<value_type, ExecSpace>(static_cast<int>(in.extent(2))))
             return stencil_3d_zs_at<Stencil3DZsWide<value_type>, true, true>(exec, in, out, c0, c1, rm, rm);
         }
 #endif
@@ -573,8 +603,15 @@ void stencil_3d_7pt(const ExecSpace& exec, Stencil3DVariant variant, const InVie
     detail::require_native_view(in, "stencil_3d_7pt", "in");
     detail::require_native_view(out, "stencil_3d_7pt", "out");
 #if SCRATCHKIT_HAS_NATIVE_CUDA
+    // The shape the layer would run on exec (the wide ring or not), so that
+    // both backends run the same one on any launch path.
+    const std::size_t limit =
+        detail::stencil3d_zs_layer_wide<T, ExecSpace>(static_cast<int>(in.extent(2)))
+            ? ~std::size_t(0)
+            : static_cast<std::size_t>(detail::Stencil3DZsWide<T>::template smem_bytes<T>()) - 1;
     native::cuda::stencil_3d_7pt(variant, in.data(), out.data(), static_cast<int>(in.extent(0)),
-                                 static_cast<int>(in.extent(1)), static_cast<int>(in.extent(2)), c0, c1, stream);
+                                 static_cast<int>(in.extent(1)), static_cast<int>(in.extent(2)), c0, c1, stream,
+                                 limit);
 #else
     (void)stream;
 #endif

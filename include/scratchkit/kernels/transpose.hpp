@@ -54,7 +54,7 @@ void transpose_naive(const ExecSpace& exec, const InView& in, const OutView& out
   const int rows = static_cast<int>(in.extent(0)), cols = static_cast<int>(in.extent(1));
   const int nbx  = ceil_div(cols, T);
   launch<LaunchBounds<T * BR, transpose_min_blocks>>(exec, "scratchkit::transpose_naive", transpose_params(rows, cols), KOKKOS_LAMBDA(const B_t& b) {
-    const int blk = b.team().league_rank();
+    const int blk = b.block_rank();
     const int row0 = (blk / nbx) * T, col0 = (blk % nbx) * T;
     b.threads([&](const Thread& t) {
       const int tx = t.rank % T, ty = t.rank / T;
@@ -78,7 +78,7 @@ void transpose_through_tile(const ExecSpace& exec, const char* label, const InVi
   const int nbx  = ceil_div(cols, T);
   launch<LaunchBounds<T * BR, transpose_min_blocks>>(exec, label, transpose_params(rows, cols).uses<Tile>(), KOKKOS_LAMBDA(const B_t& b) {
     Tile tile(b);
-    const int blk  = b.team().league_rank();
+    const int blk  = b.block_rank();
     const int row0 = (blk / nbx) * T, col0 = (blk % nbx) * T;
     b.threads([&](const Thread& t) {
       const int tx = t.rank % T, ty = t.rank / T;
@@ -140,7 +140,7 @@ void transpose_padded(const ExecSpace& exec, const InView& in, const OutView& ou
   launch<LaunchBounds<Bk::threads, Bk::min_blocks>>(exec, "scratchkit::transpose_tiled_padded", params, KOKKOS_LAMBDA(const B_t& b) {
     Tile tile(b);
     int tile_row, tile_col;
-    transpose_tile_of(b.team().league_rank(), nbx, nby, G, tile_row, tile_col);
+    transpose_tile_of(b.block_rank(), nbx, nby, G, tile_row, tile_col);
     const int row0 = tile_row * ER - shift_r, col0 = tile_col * EC - shift_c;
     // Interior tiles need no bounds checks: their loads are unpredicated and all of a
     // thread's ER * EC / (32 * BR) loads are issued before the first shared store (a

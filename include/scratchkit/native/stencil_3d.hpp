@@ -25,10 +25,15 @@ namespace cuda {
 /// in[(z*ny + y)*nx + x]: interior points get
 /// c0*u + c1*(x-1 + x+1 + y-1 + y+1 + z-1 + z+1) summed in that order, boundary
 /// points are copied. `in` and `out` must not overlap.
+/// `shared_limit`: z_streaming picks no shape that needs more shared memory
+/// per block than this (Stencil3DZsWide: 93 / 75 KB). scratchkit::stencil_3d_7pt
+/// passes what the layer's shape needs (detail::stencil3d_zs_layer_limit), so
+/// that Backend::native runs the layer's shape on any launch path; the
+/// default leaves the pick to the row length alone.
 void stencil_3d_7pt(Stencil3DVariant v, const float* in, float* out, int nz, int ny, int nx, float c0, float c1,
-                    void* stream = nullptr);
+                    void* stream = nullptr, std::size_t shared_limit = ~std::size_t(0));
 void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, int ny, int nx, double c0,
-                    double c1, void* stream = nullptr);
+                    double c1, void* stream = nullptr, std::size_t shared_limit = ~std::size_t(0));
 
 }  // namespace cuda
 }  // namespace native

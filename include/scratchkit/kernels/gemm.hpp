@@ -519,7 +519,7 @@ void gemm(const ExecSpace& exec, GemmVariant variant, typename CV::non_const_val
     // The blocking the layer would run on exec (double register_blocked), so
     // that both backends run the same one on any launch path.
     std::size_t limit = ~std::size_t(0);
-    if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value)
+    if constexpr (std::is_same<Scalar, double>::value && detail::is_gpu_space<ExecSpace>::value)
       limit = detail::gemm_mma_layer_limit(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)));
     native::cuda::gemm(variant, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)),
                        static_cast<int>(A.extent(1)), alpha, A.data(), B.data(), beta, C.data(), stream, limit);

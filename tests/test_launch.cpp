@@ -172,3 +172,48 @@ TEST_CASE("FastDiv divides exactly over the whole non-negative int range", "[lay
   }
   SUCCEED("all divisions exact");
 }
+
+TEMPLATE_LIST_TEST_CASE("TeamLoop: a team runs several blocks, each once, with its own index and scratch",
+                        "[layer][launch]", test::Spaces) {
+  using Exec   = TestType;
+  using B      = Block<Exec>;
+  using Bounds = LaunchBounds<64, 1, false, true>;
+  const Dim3 grid(5, 3, 2);  // 30 blocks
+  for (int k : {1, 2, 4, 7, 30, 100}) {
+    CAPTURE(k);
+    const auto p    = LaunchParams(grid, Dim3(64)).shared_mem_bytes(64 * sizeof(int)).blocks_per_team(k);
+    const auto plan = plan_launch<Exec, Bounds>(p);
+    CHECK(plan.blocks == 30);
+    if (!SCRATCHKIT_CUDA_BLOCK_DRIVER || !std::is_same<Exec, Kokkos::DefaultExecutionSpace>::value ||
+        !detail::is_gpu_space<Exec>::value) {
+      CHECK(plan.blocks_per_team == std::min(k, 30));
+      CHECK(plan.league_size == (30 + plan.blocks_per_team - 1) / plan.blocks_per_team);
+    }
+    // out(rank) = 1 + rank-decoding errors + scratch errors: every block writes
+    // its rank into the pool, and after a barrier each thread reads a word
+    // another thread wrote.
+    Kokkos::View<int*, typename Exec::memory_space> out("out", 30);
+    launch<Bounds>(Exec(), "test::team_loop", p, KOKKOS_LAMBDA(const B& b) {
+      auto pool    = DynamicSharedArray<int>::get(b);
+      const int r  = b.block_rank();
+      const Dim3 i = b.block_idx();
+      b.threads([&](const Thread& t) { pool[t.rank] = r * 64 + t.rank; });
+      sync_threads(b);
+      b.threads([&](const Thread& t) {
+        const int other = 63 - t.rank;
+        int bad         = pool[other] != r * 64 + other ? 1 : 0;
+        if (t.rank == 0) {
+          bad += (i.x + 5 * (i.y + 3 * i.z)) != r ? 1 : 0;
+          Kokkos::atomic_add(&out(r), 1);
+        }
+        if (bad) Kokkos::atomic_add(&out(r), 1000);
+      });
+    });
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    for (int r = 0; r < 30; ++r) {
+      CAPTURE(r);
+      CHECK(h(r) == 1);
+    }
+  }
+  CHECK_THROWS_AS(LaunchParams(grid, Dim3(64)).blocks_per_team(0), LaunchError);
+}

@@ -35,17 +35,24 @@ constexpr int stencil1d_block = 256;
 constexpr int stencil1d_min_blocks = 8;
 
 /// Blocks one Kokkos team runs on Kokkos' generic driver (LaunchBounds'
-/// TeamLoop): a 1-D stencil block is ~100 instructions a thread, ~10^6 of
-/// them at 2^28 points, and the generic driver's per-team start is a few
-/// percent of that. SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM overrides it (read
-/// once per process; for measuring, perf/NOTES.md).
-inline int stencil1d_blocks_per_team() {
-  static const int k = [] {
+/// TeamLoop), per variant and type: a 1-D stencil block is ~100 instructions
+/// a thread, ~10^6 blocks at 2^28 points, and the generic driver's per-team
+/// start is several percent of that. H100, Kokkos 4.6.01, 2^28 points, layer
+/// time / native time for k = 1, 2, 4, 8 (perf/results/h100/public-path/
+/// stencil1d-blocks-per-team.txt): halo_tile float 0.908 0.958 0.977 0.984,
+/// double 0.943 0.949 0.940 0.920; vectorized float 0.948 0.945 0.927 0.917,
+/// double 0.932 0.948 0.924 0.913. SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM
+/// overrides it (read once per process; for measuring).
+template <class T>
+int stencil1d_blocks_per_team(bool vectorized) {
+  static const int forced = [] {
     const char* v = std::getenv("SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM");
     const int n   = v ? std::atoi(v) : 0;
-    return n >= 1 ? n : 4;
+    return n >= 1 ? n : 0;
   }();
-  return k;
+  if (forced > 0) return forced;
+  if (vectorized) return sizeof(T) == 4 ? 1 : 2;
+  return sizeof(T) == 4 ? 8 : 2;
 }
 using Stencil1DBounds = LaunchBounds<stencil1d_block, stencil1d_min_blocks, false, true>;
 
@@ -88,7 +95,7 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
   const auto p = LaunchParams(Dim3(ceil_div(n, BS)), Dim3(BS))
                      .shared_mem_bytes(layout)
                      .require(layout)
-                     .blocks_per_team(stencil1d_blocks_per_team());
+                     .blocks_per_team(stencil1d_blocks_per_team<T>(false));
   launch<Stencil1DBounds>(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile       = DynamicSharedArray<T>::offset(b, 0, tile_n);
     auto ws         = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
@@ -180,7 +187,7 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
   const auto p = LaunchParams(Dim3(ceil_div(n, VB)), Dim3(BS))
                      .shared_mem_bytes(layout)
                      .require(layout)
-                     .blocks_per_team(stencil1d_blocks_per_team());
+                     .blocks_per_team(stencil1d_blocks_per_team<T>(true));
   launch<Stencil1DBounds>(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile        = DynamicSharedArray<T>::offset(b, tile_off, static_cast<std::size_t>(nchunks) * V);
     auto ws          = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);

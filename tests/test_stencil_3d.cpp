@@ -276,12 +276,33 @@ TEMPLATE_LIST_TEST_CASE("3-D z_streaming shapes (register pipeline and cp.async 
   check_zs_shape_all<Exec, float, Stencil3DZsShape<2, 4, 2, 8, 1, 1, 4, 2, 1>>();
   check_zs_shape_all<Exec, double, Stencil3DZsShape<4, 4, 1, 7, 1, 1, 5, 2, 1>>();
 #if defined(KOKKOS_ENABLE_CUDA)
-  // The wide rings (over 48 KB of shared memory: the block driver's opt-in) on CUDA only.
+  // The wide rings (over 48 KB of shared memory) on CUDA only, where the
+  // launch can have them (the block driver's opt-in, or a Kokkos whose
+  // TeamPolicy offers it); elsewhere z_streaming never picks them (below).
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
-    check_zs_shape_all<Exec, float, detail::Stencil3DZsWide<float>>();
-    check_zs_shape_all<Exec, double, detail::Stencil3DZsWide<double>>();
+    if (detail::stencil3d_zs_ring_fits_layer<detail::Stencil3DZsWide<float>, float, Exec>())
+      check_zs_shape_all<Exec, float, detail::Stencil3DZsWide<float>>();
+    if (detail::stencil3d_zs_ring_fits_layer<detail::Stencil3DZsWide<double>, double, Exec>())
+      check_zs_shape_all<Exec, double, detail::Stencil3DZsWide<double>>();
   }
 #endif
+}
+
+TEMPLATE_LIST_TEST_CASE("3-D z_streaming picks a shape its launch can have, on both twins",
+                        "[stencil_3d][layer]", test::Spaces) {
+  using Exec = TestType;
+  // Rows of one wide tile and more: the wide ring only where it fits the
+  // layer's level 0 (never on host backends; on CUDA with the block driver or
+  // a Kokkos that opts in above 48 KB). A default call never throws for it.
+  for (const int nx : {detail::Stencil3DZsWide<float>::TX, 2 * detail::Stencil3DZsWide<float>::TX + 3}) {
+    const bool wide = detail::stencil3d_zs_layer_wide<float, Exec>(nx);
+    CAPTURE(nx, wide, Exec::name());
+    if (detail::is_gpu_space<Exec>::value && wide)
+      CHECK(detail::stencil3d_zs_ring_fits_layer<detail::Stencil3DZsWide<float>, float, Exec>());
+    if (!detail::is_gpu_space<Exec>::value) CHECK_FALSE(wide);
+    Kokkos::View<float***, Kokkos::LayoutRight, typename Exec::memory_space> in("in", 4, 5, nx), out("out", 4, 5, nx);
+    CHECK_NOTHROW(stencil_3d_7pt(Exec(), Stencil3DVariant::z_streaming, in, out, 0.4f, 0.1f));
+  }
 }
 
 /// in and out as contiguous LayoutRight grids placed `off` elements into larger

@@ -55,7 +55,7 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
   // SCRATCHKIT_BENCH_STENCIL3D_SHAPES=1: layer rows of z_streaming candidates besides the
   // default (variant "z_streaming:<what>"), to compare with the default rows of the same run:
   // "xs0" = the default shape on the plain x tile grid (the default cuts it from the data's
-  // alignment, detail::stencil3d_tile_shift); float "regs128x16" = session 4's layer shape
+  // alignment, detail::stencil3d_tile_shift); float "regs128x16" = the layer shape of 079dc4c
   // (the register pipeline, Stencil3DZsLayerRegsFloat).
   if (std::getenv("SCRATCHKIT_BENCH_STENCIL3D_SHAPES") == nullptr) return;
   using Default = detail::Stencil3DZsDefault<T>;

@@ -179,9 +179,9 @@ int main(int argc, char** argv) {
 
   // Candidates: GemmBlocking<BM, BN, BK, WM, WN, TM, TN, MinBlocksPerSM> (CUDA cores: A^T and B double-buffered
   // through registers, always 2 stages).
-  // Session 4: the candidates that were within 5 % of the best before (perf/results/h100/gemm_tune.txt and
-  // history/03-gemm-cp-async-ring/gemm_tune.txt), now with the unchecked interior loads.
-  // Session 6: 128 x 128 x 16 (the default shape) with each FMA order (GemmSimtOrder) and B by cp.async ("bA"):
+  // 9c90c59: the candidates that were within 5 % of the best before (perf/results/h100/history.md, 1ba59e0
+  // and a2b1f20), now with the unchecked interior loads.
+  // 221124e: 128 x 128 x 16 (the default shape) with each FMA order (GemmSimtOrder) and B by cp.async ("bA"):
   // the loop is issue-bound and the order changes how nvcc assigns the accumulators to the two register banks.
   // Per line, FFMAs of the slice loop with two register-file operands in one bank (of 1024; SASS, nvcc 13.0,
   // this kernel) and in brackets the layer's build of the same blocking (Kokkos 4.6 driver).
@@ -207,12 +207,12 @@ int main(int argc, char** argv) {
   if (want_double) {
     // <BM, BN, WM, WN, MinBlocksPerSM, Stages, KSteps, MmaK>: FP64 tensor cores, slices of BK = MmaK * KSteps
     // (KSteps mma k-steps per barrier; MmaK 8: m16n8k8, 16: m16n8k16 with 16-byte fragment reads). "!": more
-    // than the layer's ~40 KB (native only until the layer has the opt-in). Session 6: m16n8k16 on the
-    // session-5 shapes; first four lines: the m16n8k8 references (session 5's best per size and the defaults).
+    // than the layer's ~40 KB (native only where the layer has no opt-in). 385355e: m16n8k16 on the
+    // shapes of 7f86b46; first four lines: the m16n8k8 references (7f86b46's best per size and the defaults).
     using scratchkit::detail::GemmMmaBlocking;
     tune<double,                                            //
          GemmMmaBlocking<64, 128, 32, 64, 2, 3>,            // 36 KB, the layer's default
-         GemmMmaBlocking<64, 128, 32, 64, 2, 2, 4>,         // 96 KB !, session 5's best at 4096^3
+         GemmMmaBlocking<64, 128, 32, 64, 2, 2, 4>,         // 96 KB !, 7f86b46's best at 4096^3
          GemmMmaBlocking<128, 128, 32, 64, 1, 3, 4>,        // 192 KB !, the native default (best at 8192^3)
          GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2>,        // 96 KB !
          GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>,    // 192 KB !, the native default's shape, m16n8k16

@@ -311,7 +311,7 @@ int main(int argc, char** argv) {
         make<HistogramBlocking<256, 2, 8, 8, HL::evict_first>>(p),
         make<HistogramBlocking<512, 4, 4, 16, HL::no_allocate>>(p),
         make<HistogramBlocking<512, 4, 4, 16, HL::l2_256>>(p),
-        // session 7: session 5's two best rows combined (1024 or 512 threads with no-allocate loads)
+        // a876f6e: the two best rows of 7f86b46 combined (1024 or 512 threads with no-allocate loads)
         make<HistogramBlocking<1024, 2, 2, 8, HL::no_allocate>>(p),
         make<HistogramBlocking<512, 2, 4, 8, HL::no_allocate>>(p),
         make<HistogramBlocking<1024, 2, 2, 4, HL::no_allocate>>(p),

@@ -55,7 +55,7 @@ namespace {
 
 std::size_t g_total = 0, g_done = 0, g_failed = 0;
 int g_rank = 0, g_ranks = 1;
-bool g_host_timer = false;  ///< --host-timer: host clock around fences on CUDA too (the method before session 4)
+bool g_host_timer = false;  ///< --host-timer: host clock around fences on CUDA too (the method before eae5ca1)
 
 void barrier() {
 #ifdef SCRATCHKIT_BENCH_MPI

@@ -4,7 +4,7 @@
 // each property in which the layer's launch differs from it, one at a time and
 // all together, so that one run says which one costs the time.
 //
-// The two kernels' SASS is the same up to a few address instructions (session 6:
+// The two kernels' SASS is the same up to a few address instructions (SASS at 56c8b5b:
 // 34 vs 31 instructions to the first load, the weights now LDS.128 on both), the
 // registers are the same (32, no stack), and the blocks per SM are the same (8:
 // threads and registers limit both). What the layer's launch still differs in:
@@ -16,7 +16,7 @@
 //              team-collective space for 256 threads, rounded to 128) and that
 //              much more per block (a compile-time offset: the same code)
 //   scalar_w   the weights one per LDS (their alignment hidden; the layer before
-//              session 6 loaded them so, from a per-thread register address;
+//              56c8b5b loaded them so, from a per-thread register address;
 //              native: LDS.128 from a uniform register. In double, alone, ptxas
 //              pairs them back into LDS.128 (native's code); in layer_old they
 //              are scalar in both types, 58 LDS as the layer had)

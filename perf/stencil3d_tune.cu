@@ -6,7 +6,7 @@
 //
 //   scratchkit-stencil3d-tune [n ...]     (default: 512; n x n x n grid)
 //   SCRATCHKIT_TUNE_OFFSET=B[,B...]        (default 0,128: the data placements timed)
-//   SCRATCHKIT_TUNE_SET=wide               (only the defaults and session 7's wide / tall rings)
+//   SCRATCHKIT_TUNE_SET=wide               (only the defaults and the wide / tall rings of 94748c2)
 //   SCRATCHKIT_TUNE_SET=alt                (the wide rings and chunk lengths, z up / alternating)
 //
 // One line per type, size, data placement and shape: time (median of 9 runs
@@ -172,11 +172,11 @@ using Sh = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB>;
 // reserved) or 2048 threads per SM.
 template <int BY, int RX, int RY, int ZC, int MB, int ST>
 using Ring = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB, ST>;
-// Session 6: the ring with 16-byte cp.async cells (V = 1) and also 16-byte
+// 73a2fef: the ring with 16-byte cp.async cells (V = 1) and also 16-byte
 // outputs (V = 2: a thread's points in groups of 16 bytes of consecutive x).
 template <int BY, int RX, int RY, int ZC, int MB, int ST, int V>
 using RingV = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB, ST, V>;
-// Session 8: the ring with its odd z chunks walking downwards (Stencil3DZsShape's zalt).
+// 0601975: the ring with its odd z chunks walking downwards (Stencil3DZsShape's zalt).
 template <int BY, int RX, int RY, int ZC, int MB, int ST>
 using RingA = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB, ST, 0, 1>;
 
@@ -206,9 +206,9 @@ int main(int argc, char** argv) {
   std::printf("device: %s, %d SMs, CC %d.%d, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.major,
               prop.minor, prop.l2CacheSize >> 20);
 
-  // SCRATCHKIT_TUNE_SET=wide: only the defaults and session 7's wide and tall rings.
+  // SCRATCHKIT_TUNE_SET=wide: only the defaults and the wide and tall rings of 94748c2.
   const char* set = std::getenv("SCRATCHKIT_TUNE_SET");
-  // SCRATCHKIT_TUNE_SET=alt (session 8): the wide rings with every chunk walking z
+  // SCRATCHKIT_TUNE_SET=alt (0601975): the wide rings with every chunk walking z
   // up, and with the odd chunks walking down ("zalt"), at several chunk lengths.
   if (set && std::string(set) == "alt") {
     tune<float, scratchkit::detail::Stencil3DZsWide<float>,  // the wide default
@@ -253,18 +253,18 @@ int main(int argc, char** argv) {
        Sh<16, 4, 1, 32, 2>, Sh<16, 4, 1, 64, 2>, Sh<16, 4, 1, 128, 2>,  // 128x16, 512 thr
        Sh<8, 4, 1, 64, 3>, Sh<8, 4, 2, 64, 2>,                      // 128x8 / 128x16 on 256 thr
        Sh<4, 4, 2, 64, 4>,                                          // 128x8 on 128 thr
-       // cp.async ring (the float default since session 4 is Ring<8, 4, 1, 128, 6, 5>)
+       // cp.async ring (the float default since da86e34 is Ring<8, 4, 1, 128, 6, 5>)
        Ring<8, 2, 2, 128, 6, 5>, Ring<8, 2, 2, 64, 6, 5>, Ring<8, 2, 2, 256, 6, 5>,  // 64x16 on 256 thr, chunk length
        Ring<8, 2, 2, 128, 8, 4>, Ring<8, 2, 2, 128, 7, 6>,         // 4 / 6 stages (19 / 28.5 KB)
        Ring<16, 2, 1, 128, 4, 5>,                                   // 64x16 on 512 thr
        Ring<8, 2, 1, 128, 8, 5>, Ring<8, 2, 1, 128, 8, 8>,          // 64x8 on 256 thr (13 / 21 KB)
        Ring<8, 4, 1, 128, 6, 5>, Ring<16, 4, 1, 128, 3, 4>,         // 128x8 (26 KB), 128x16 (37 KB)
        Ring<8, 4, 2, 128, 3, 4>,                                    // 128x16 on 256 thr
-       // session 5: the default ring at 5 blocks/SM (51 registers), other chunk lengths
+       // 7f86b46: the default ring at 5 blocks/SM (51 registers), other chunk lengths
        // (171: 3 chunks of 512, 768 blocks = 0.97 of the 792 slots at 6 blocks/SM)
        Ring<8, 4, 1, 128, 5, 5>, Ring<8, 4, 1, 64, 6, 5>, Ring<8, 4, 1, 171, 6, 5>, Ring<8, 4, 1, 256, 6, 5>,
        Ring<8, 4, 1, 128, 6, 6>, Ring<8, 4, 1, 128, 7, 4>,  // 6 stages (31 KB), 4 stages (21 KB)
-       // session 7: shorter chunks (more waves, smaller tail), and wider tiles (longer
+       // 94748c2: shorter chunks (more waves, smaller tail), and wider tiles (longer
        // contiguous runs per block and row: 256 / 512 columns, 1 / 2 KB); rings over
        // 48 KB run on the opt-in (dynamic shared memory)
        Ring<8, 4, 1, 32, 6, 5>, Ring<8, 4, 1, 48, 6, 5>, Ring<8, 4, 1, 96, 6, 5>,
@@ -274,7 +274,7 @@ int main(int argc, char** argv) {
        Ring<4, 16, 1, 64, 4, 5>, Ring<4, 16, 1, 32, 4, 5>,  // 512 x 4 on 128 thr (62 KB)
        Ring<16, 8, 1, 64, 2, 5>,                            // 256 x 16 on 512 thr (93 KB)
        Sh<8, 8, 1, 64, 3>, Sh<8, 8, 1, 48, 3>,              // register pipeline 256 x 8
-       // session 6: 16-byte cells (v1), and 16-byte outputs (v2); 128 x 8 on 256 thr, 5 stages (27 KB)
+       // 73a2fef: 16-byte cells (v1), and 16-byte outputs (v2); 128 x 8 on 256 thr, 5 stages (27 KB)
        RingV<8, 4, 1, 128, 6, 5, 1>, RingV<8, 4, 1, 128, 6, 5, 2>,
        RingV<8, 4, 1, 128, 6, 4, 2>, RingV<8, 4, 1, 128, 5, 6, 2>, RingV<8, 4, 1, 64, 6, 5, 2>,  // stages, chunks
        RingV<8, 4, 1, 128, 8, 5, 2>,                                // 8 blocks/SM (32 registers)
@@ -300,9 +300,9 @@ int main(int argc, char** argv) {
        Ring<8, 2, 2, 128, 5, 4>,                                    // 64x16 on 256 thr (38 KB)
        Ring<8, 1, 1, 128, 8, 6>, Ring<8, 1, 2, 128, 8, 5>,         // 32x8 (16 KB), 32x16 (25 KB) on 256 thr
        Ring<4, 4, 2, 128, 5, 4>,                                    // 128x8 on 128 thr (42 KB, native only)
-       // session 5: the register pipeline default at other chunk lengths, 5 and 8 blocks/SM
+       // 7f86b46: the register pipeline default at other chunk lengths, 5 and 8 blocks/SM
        Sh<4, 2, 2, 128, 6>, Sh<4, 2, 2, 32, 6>, Sh<4, 2, 2, 64, 5>, Sh<4, 2, 2, 64, 8>,
-       // session 6: 16-byte cells (v1) and 16-byte outputs (v2, 2 doubles)
+       // 73a2fef: 16-byte cells (v1) and 16-byte outputs (v2, 2 doubles)
        RingV<4, 2, 2, 128, 6, 5, 1>, RingV<4, 2, 2, 128, 6, 5, 2>, RingV<4, 2, 2, 64, 6, 5, 2>,  // 64 x 8, 128 thr
        RingV<4, 2, 2, 128, 6, 6, 2>,                                // 6 stages (33 KB)
        RingV<8, 2, 1, 128, 6, 5, 2>, RingV<8, 2, 2, 128, 5, 4, 2>,  // 64 x 8 / 64 x 16 on 256 thr

@@ -12,7 +12,7 @@
 // registers, spill bytes, blocks per SM, and the number of wrong elements (must be 0).
 // Config "ERxEC brBR gG bMIN (T thr)": ER x EC tile, 32 x BR threads, groups of G tile
 // rows, launch bound of MIN blocks per SM. The default of each type is marked '*';
-// "32x32 br8 g1" is the tiled_padded of session 2 (32 x 33 tile, row-major tile order; here
+// "32x32 br8 g1" is the first tiled_padded (eafed8e: 32 x 33 tile, row-major tile order; here
 // with the interior fast path, which changes nothing at 4 loads per thread).
 //
 // Every config cuts its tile grid from the buffers' alignment, as the library does

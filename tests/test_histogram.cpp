@@ -362,7 +362,7 @@ TEST_CASE("Histogram plans one wave of resident blocks", "[histogram]") {
   h100.max_block_bytes = detail::histogram_native_shared_max(49152);
   CHECK(h100.max_block_bytes == 40808);
   const std::size_t n = std::size_t(1) << 28;
-  // 256 bins, session 4's shape (256 threads, 8 blocks per SM, 8 copies: 8 KB +
+  // 256 bins, the shape before 7f86b46 (256 threads, 8 blocks per SM, 8 copies: 8 KB +
   // overhead: threads, not memory, limit to 8 blocks per SM).
   const detail::HistogramShape s4{256, 2, 8, 8};
   const auto a = detail::histogram_plan(HistogramVariant::shared_atomic, n, 256, h100, s4);

@@ -252,7 +252,7 @@ TEMPLATE_LIST_TEST_CASE("3-D z_streaming shapes (register pipeline and cp.async 
   using detail::Stencil3DZsShape;
   // Ring: 64 x 4 tile, 8-plane chunks, 4 stages (prefetch 2); 32 x 4 tile,
   // 5-plane chunks, 5 stages (prefetch 3); 64 x 16 and 64 x 8 ring tiles with 128-plane chunks;
-  // register-pipeline shapes: 2 x 2 outputs, and the float default of session 3 (128 x 16); each
+  // register-pipeline shapes: 2 x 2 outputs, and the float default of eafed8e (128 x 16); each
   // against the public z_streaming default (the ring for float, the register pipeline for double).
   check_zs_shape_all<Exec, float, Stencil3DZsShape<2, 2, 2, 8, 1, 1, 4>>();
   check_zs_shape_all<Exec, double, Stencil3DZsShape<2, 2, 2, 8, 1, 1, 4>>();

@@ -30,8 +30,8 @@ enum class ScratchFallback {
 /// TeamPolicy driver, whose league loop around the body changes how ptxas
 /// treats loops inside it: kernels that loop over planes or chunks inside a
 /// block (stencil_3d) may keep their loop invariants in registers there
-/// (SASS of stencil_3d tile_2d_halo: 94 vs 133 instructions per plane,
-/// perf/NOTES.md). Without the block driver every launch is on Kokkos' driver.
+/// (SASS at 0c52250: stencil_3d tile_2d_halo 94 vs 133 instructions per
+/// plane). Without the block driver every launch is on Kokkos' driver.
 ///
 /// TeamLoop: a team of Kokkos' generic driver may run several consecutive
 /// blocks of the grid, one after another with a barrier between them
@@ -178,7 +178,7 @@ std::string space_name() {
 /// generic, and nvcc cannot prove it is in shared memory: every access would
 /// be a generic ld/st. Rebuilding it from a `__shared__` symbol plus its
 /// offset in the shared window lets every access compile to
-/// ld.shared/st.shared, as in a native kernel (perf/NOTES.md, finding 1); the
+/// ld.shared/st.shared, as in a native kernel (perf/NOTES.md, e2401d9); the
 /// rounding is done on the 32-bit window offset (the window is aligned far
 /// beyond 128 bytes), which saves the 64-bit arithmetic in every block.
 template <class ExecSpace, int Level, bool Direct>
@@ -191,7 +191,7 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
     // The symbol is 128-aligned, so rounding the offset is rounding p; and an
     // offset whose low bits are visibly clear lets nvcc prove every tile row's
     // alignment and vectorise row reads (ld.shared.v4) as it does for a
-    // `__shared__` array (measured: tiled GEMM, perf/NOTES.md session 3).
+    // `__shared__` array (measured: tiled GEMM, perf/results/h100/history.md, 6fe3402).
     constexpr unsigned mask = static_cast<unsigned>(base_alignment) - 1u;
     const unsigned s        = static_cast<unsigned>(__cvta_generic_to_shared(p));
     const unsigned s0       = static_cast<unsigned>(__cvta_generic_to_shared(scratchkit_shared_base));

@@ -12,7 +12,7 @@
 // one CUDA block per league rank, so neither is needed: in kernels of many
 // short blocks (tree reduction, halo tiles: ~10^6 blocks of ~100
 // instructions) they are a measurable share of each block's work and of the
-// latency before its first load (perf/NOTES.md, session 5).
+// latency before its first load (perf/NOTES.md, bfe192c).
 //
 // This partial specialisation of Kokkos::Impl::ParallelFor (more specialised
 // than Kokkos' own for TeamPolicy on Cuda) drives only

@@ -170,9 +170,9 @@ GemmMat<T, std::is_same<typename View::array_layout, Kokkos::LayoutRight>::value
 
 /// The SIMT register-blocked GEMM launches through Kokkos' generic TeamPolicy
 /// driver on CUDA, not the layer's block driver: under the block driver nvcc
-/// spills one register per k-slice in this 128-register kernel (layer helper,
-/// session 5) and the H100 bench measured the layer at 0.995 / 0.993x native
-/// (0.884 / 0.894x cuBLAS) against 1.003 / 1.001x in session 4.
+/// spills one register per k-slice in this 128-register kernel (SASS before
+/// 102c183) and the H100 bench measured the layer at 0.995 / 0.993x native
+/// (0.884 / 0.894x cuBLAS) against 1.003 / 1.001x on Kokkos' driver (perf/results/h100/history.md, 102c183).
 /// SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER=0 launches it on the block driver (a
 /// measurement knob, perf/NOTES.md; not a configuration interface).
 #ifndef SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER

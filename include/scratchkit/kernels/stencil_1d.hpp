@@ -63,7 +63,7 @@ using Stencil1DBounds = LaunchBounds<stencil1d_block, stencil1d_min_blocks, fals
 /// whose alignment nvcc does not see through assume_aligned, so the weights loop
 /// loads one weight per LDS from a per-thread register address; the native twin's
 /// weights are `smem + round16(...)`, and nvcc reads them four at a time with
-/// LDS.128 from a uniform register (SASS, session 6). Only for level-0 scratch
+/// LDS.128 from a uniform register (SASS at 56c8b5b). Only for level-0 scratch
 /// (shared memory) of a CUDA launch: halo_tile sets no level-1 fallback, so its
 /// level-1 instantiation (compiled by launch()) never runs. Candidate for the
 /// layer core (a DynamicSharedArray whose offset carries its alignment).

@@ -36,7 +36,7 @@ constexpr int stencil3d_tile_min_blocks = 8;
 /// block driver ptxas recomputes their plane loops' invariants in the loop
 /// (tile_2d_halo float: 188 -> 266 SASS instructions per two planes), and the
 /// H100 bench measured tile_2d_halo float at 0.83x native with it against
-/// 0.97x with Kokkos' driver (perf/NOTES.md, session 5).
+/// 0.97x with Kokkos' driver (perf/results/h100/history.md, 7f86b46).
 constexpr bool stencil3d_kokkos_driver = true;
 /// Consecutive planes one tile_2d_halo block does (native twin: TILE_ZB).
 constexpr int stencil3d_tile_zb = 8;

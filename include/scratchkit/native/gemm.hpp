@@ -81,7 +81,7 @@ SCRATCHKIT_HOST_DEVICE inline void gemm_tile_of(int x, int y, int lg, int& bx, i
 /// per SM) given on both twins. Stages is there for the shape of the type
 /// only: this path double-buffers through registers, so it must be 2 (the
 /// cp.async ring with A by rows measured 0.77x cuBLAS against 0.86x for this
-/// one on the H100; perf/results/h100/.session3-gemm-run/gemm_tune.txt).
+/// one on the H100; perf/results/h100/history.md, a2b1f20).
 /// Order picks how gemm_simt_compute writes the multiply-adds of one k (see
 /// GemmSimtOrder); it changes no result, only the code nvcc builds from it
 /// (which accumulator registers share a register-file bank with which
@@ -174,8 +174,8 @@ struct GemmMmaBlocking {
   static_assert(threads <= 1024, "GemmMmaBlocking: at most 1024 threads per block");
   static_assert(Stages_ >= 2 && Stages_ <= 8, "GemmMmaBlocking: 2 to 8 stages");
   // The native twin takes dynamic shared memory (opt-in above 48 KB, up to 227 KB on sm_90); so does the layer
-  // on its CUDA block driver (Kokkos 4.6.x); on Kokkos' own driver it has ~40 KB of level 0 and its launch
-  // throws LaunchError above that (README, "Scratch is checked before launch").
+  // on its CUDA block driver (SCRATCHKIT_KOKKOS_CUDA_DRIVER); on Kokkos' own driver it has ~40 KB of level 0 and its launch
+  // throws LaunchError above that (docs/user-guide.md, "Scratch limits").
   static_assert(smem_bytes <= 227 * 1024, "GemmMmaBlocking: at most 227 KB of stages");
 };
 
@@ -810,16 +810,16 @@ struct GemmDefaultBlocking<float> {
   // run the same instructions; what differs is how nvcc 13.0 allocates the 64 accumulators to the two
   // register banks: counted in SASS (FFMAs whose register-file operands share a bank, of 1024 per slice),
   // layer 4 x 8: 248, layer 8 x 4: 666; native 4 x 8: 510, native 8 x 4: 296, and the H100 follows the
-  // count (perf/results/h100/history/07-session4-gemm: layer 0.892x / 0.905x cuBLAS at 4096^3 / 8192^3
+  // count (perf/results/h100/history.md, b3e7a93: layer 0.892x / 0.905x cuBLAS at 4096^3 / 8192^3
   // with 4 x 8, 0.846x / 0.858x with 8 x 4; native 0.902x / 0.907x with 8 x 4 in the tuner, 0.857x / 0.860x
   // with 4 x 8).
-  // Session 6: the FMA order (GemmSimtOrder) matters more than the lane layout. With 4 x 8 lanes and the
+  // The FMA order (GemmSimtOrder, dc2c2a5) matters more than the lane layout. With 4 x 8 lanes and the
   // multiply-adds of one k written by columns (order 1), nvcc's bank clashes drop to 208 natively (221 on the
   // layer), and the tuner measured 0.964x / 0.978x cuBLAS (49.6 / 50.1 TFLOP/s) against 0.892x / 0.907x for
-  // the 8 x 4 rows default; serpentine (order 2) 0.939x / 0.955x (perf/results/h100/history/14-session6-tune).
+  // the 8 x 4 rows default; serpentine (order 2) 0.939x / 0.955x (perf/results/h100/history.md, dc2c2a5).
   // Both twins run it.
   // The layer runs serpentine order (2), B through registers, on Kokkos' driver: bench builds of the layer
-  // candidates, each in one run with the native twin (history/14-session6-tune/layer-sgemm), layer/native at
+  // candidates, each in one run with the native twin (perf/results/h100/history.md, 807f8b2), layer/native at
   // 4096^3 / 8192^3: serpentine 0.998 / 1.003; columns + B by cp.async 0.989 / 0.990; serpentine + B by
   // cp.async 0.970 / 0.974; quadrants + B by cp.async 0.948 / 0.951; the native twin's columns 0.957 / 0.962,
   // and 0.919 / 0.920 on the block driver. SCRATCHKIT_GEMM_SIMT_LAYER_ORDER / _BASYNC change them (measurement
@@ -836,7 +836,7 @@ struct GemmDefaultBlocking<float> {
 };
 template <>
 struct GemmDefaultBlocking<double> {
-  // FP64 tensor cores, m16n8k16 (DMMA.16x8x16, sm_90), session 6 (perf/results/h100/history/14-session6-tune,
+  // FP64 tensor cores, m16n8k16 (DMMA.16x8x16, sm_90), e8bbd31 (perf/results/h100/history.md, 3e639f7,
   // gemm_tune_double.txt). No one blocking is best at both measured sizes, so both twins pick by the number
   // of 128 x 128 tiles of C (gemm_mma_pick):
   // - small_type, 64 x 128 x 32 (2 k16 steps per barrier), 4 warps, 2 stages = 82 KB, 2 blocks per SM:
@@ -844,9 +844,9 @@ struct GemmDefaultBlocking<double> {
   // - large_type, 128 x 128 x 32, 8 warps, 3 stages = 192 KB, 1 block per SM: 0.888x at 8192^3 (4096 tiles),
   //   0.809x at 4096^3.
   // The switch is at 2048 tiles (between the two measured points; sizes in between were not measured).
-  // Session 5's m16n8k8 shapes measured 0.794x / 0.862x (128 x 128, KS 4) in the same run.
+  // The m16n8k8 shapes of 7f86b46 measured 0.794x / 0.862x (128 x 128, KS 4) in the same run.
   // Both need CUDA's opt-in above 48 KB: the native twin sets it, the layer's CUDA block driver does
-  // (Kokkos 4.6.x). `type` is the fallback of both twins where a block cannot have that much shared
+  // (SCRATCHKIT_KOKKOS_CUDA_DRIVER builds). `type` is the fallback of both twins where a block cannot have that much shared
   // memory (Kokkos' own 40 KB of level 0, or a device with less), 36 KB, m16n8k8: 0.766x / 0.835x.
   using small_type  = GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2, 16>;
   using large_type  = GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>;

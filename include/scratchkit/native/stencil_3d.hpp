@@ -119,16 +119,16 @@ SCRATCHKIT_HD_FORCEINLINE bool stencil3d_zalt_down(int ch) {
 }
 
 /// The z_streaming shapes, picked with perf/stencil3d_tune.cu on the H100 at
-/// 512^3 (perf/results/h100/history/09-session4-stencil3d/):
+/// 512^3 (perf/results/h100/history.md, da86e34):
 /// Stencil3DZsDefault<T> on the layer, Stencil3DZsNativeDefault<T> in the native
-/// twin (the same shape since session 5). Every shape of a type gives the same
+/// twin (the same shape since 1aee7ab). Every shape of a type gives the same
 /// bits (every point is the same expression, summed in the same order).
 /// double: the register pipeline, 64 x 8 tile on 32 x 4 threads (2 x 2 outputs
 /// each), 64-plane chunks, 6 blocks/SM, 15.5 KB: 91.7 % of copy in the tuner (the
 /// best cp.async ring shape: 87.5 %);
 /// float: the cp.async ring, 128 x 8 tile on 32 x 8 threads (4 outputs each
 /// along x), 5 plane buffers (3 planes in flight), 128-plane chunks, 6 blocks/SM,
-/// 26 KB: 90.3 % in the tuner, 87.9 % in the bench (View data). In session 4 the
+/// 26 KB: 90.3 % in the tuner, 87.9 % in the bench (View data). At 079dc4c the
 /// layer's build of it spilled 16 bytes at the 40-register bound (two output x
 /// coordinates reloaded each plane) and ran at 0.90x the native one, so the layer
 /// ran the register pipeline 128 x 16 / 2 blocks/SM (Stencil3DZsShape<16, 4, 1, 128, 2, 2>,
@@ -150,11 +150,11 @@ using Stencil3DZsNativeDefault = Stencil3DZsDefault<T>;
 /// 5 stages, 2 blocks/SM, 93 KB; double: 128 x 16 tile, 512 threads (4 outputs
 /// each), 64-plane chunks, 4 stages, 2 blocks/SM, 75 KB. From
 /// perf/stencil3d_tune.cu (SCRATCHKIT_TUNE_SET=wide) on the H100, 512^3, data
-/// 128 bytes in, three rounds (perf/NOTES.md, session 7): float 0.3943 ms median
+/// 128 bytes in, three rounds (perf/results/h100/history.md, 098e7be): float 0.3943 ms median
 /// against the 128 x 8 default's 0.4084 (94 % / 90 % of the run's copy of the
 /// same bytes), double 0.7618 against 0.7781 (95 % / 93 %): each block and plane
 /// reads 18 rows of 1 KB runs instead of 10 of 512 bytes. float alternates the
-/// chunks' z direction (zalt, session 9): the planes on either side of a chunk
+/// chunks' z direction (zalt, 0601975): the planes on either side of a chunk
 /// boundary are read by both chunks at about the same time, the second read an
 /// L2 hit (ncu: DRAM reads 552.0 -> 545.9 MB); bench 512^3, three interleaved
 /// rounds: native 0.3891 -> 0.3866 ms, layer 0.3961 -> 0.3930. double does not
@@ -170,7 +170,7 @@ template <class T>
 constexpr bool stencil3d_zs_wide(int nx) {
   return nx >= Stencil3DZsWide<T>::TX;
 }
-/// The layer's float shape of session 4 (the register pipeline), kept for the
+/// The layer's float shape of 079dc4c (the register pipeline), kept for the
 /// bench's comparison rows (SCRATCHKIT_BENCH_STENCIL3D_SHAPES, perf/bench_stencil_3d.cpp).
 using Stencil3DZsLayerRegsFloat = Stencil3DZsShape<16, 4, 1, 128, 2, 2>;
 
@@ -223,7 +223,7 @@ SCRATCHKIT_HD_FORCEINLINE Stencil3DStreamHalo stencil3d_stream_halo(int hi, int 
 /// (stencil3d_tile_shift); false: the plain grid (xs = 0) in both. The tuner times
 /// both grids on 128-byte-offset data ("xs0" / "xsK" lines) whatever this says.
 /// Per type, from that tuner on the H100 at 512^3 with the data 128 bytes in
-/// (perf/NOTES.md, session 5): double's default shape gains (0.8125 -> 0.7818 ms,
+/// (perf/results/h100/history.md, 7f86b46): double's default shape gains (0.8125 -> 0.7818 ms,
 /// 88.8 -> 92.3 % of copy), every float shape loses (the default's 128-wide
 /// tiles: 0.4151 -> 0.4756 ms), since a shift of 96 adds a fifth, mostly empty
 /// tile column to each 512-wide row.
@@ -233,7 +233,7 @@ constexpr bool stencil3d_shift_tiles = sizeof(T) == 8;
 template <class Sh, class T>
 inline int stencil3d_tile_shift(const T* row0, long long pitch) {
   // The rings' tiles (the wide ones above all) lose with the shift in the tuner
-  // (session 7: double 128 x 16, 0.7618 -> 0.7953 ms): register pipeline only.
+  // (098e7be: double 128 x 16, 0.7618 -> 0.7953 ms): register pipeline only.
   if (!stencil3d_shift_tiles<T> || Sh::stages > 0 || pitch <= 0) return 0;
   return transpose_tile_shift(row0, static_cast<std::size_t>(pitch) * sizeof(T), sizeof(T), Sh::TX);
 }
@@ -318,7 +318,7 @@ SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_cells(Stencil3DRingCells<Sh, T, V1
 /// One element global -> shared by cp.async.ca with the L2::256B prefetch hint
 /// (the L2 fetches the 256-byte block around it from DRAM: a ring's rows are
 /// runs of 512 bytes and more, so the rest of the block is read next anyway).
-/// The hint is worth 0.5-2.5 % on the H100 (perf/NOTES.md, session 7); plain copy elsewhere.
+/// The hint is worth 0.5-2.5 % on the H100 (perf/results/h100/history.md, 098e7be); plain copy elsewhere.
 template <class T>
 SCRATCHKIT_HD_FORCEINLINE void stencil3d_cp_async1_l2_256(T* dst, const T* src) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "stencil3d_cp_async1_l2_256: 4- or 8-byte elements");
@@ -338,7 +338,7 @@ SCRATCHKIT_HD_FORCEINLINE void stencil3d_cp_async1_l2_256(T* dst, const T* src) 
 /// plane's address is made opaque first (opaque_global): nvcc otherwise
 /// re-derives it from the kernel's parameters inside each predicated copy (on
 /// the layer a 64-bit multiply-add and two constant loads per cell, natively an
-/// add and a constant load per cell; perf/NOTES.md, session 11).
+/// add and a constant load per cell; perf/results/h100/history.md, c674cbf).
 template <class Sh, class T, bool V16>
 SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_load(const Stencil3DRingCells<Sh, T, V16>& c, T* buf, const T* plane) {
   const T* const p = opaque_global(plane);

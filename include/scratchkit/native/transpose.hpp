@@ -56,7 +56,7 @@ template <>
 struct TransposeDefaultBlocking<float> {
   // 64 x 64 tile (16.6 KB), 256 threads moving 16 floats each (64 B in flight per thread,
   // up to 128 KB per SM at 8 blocks; 32 registers), tiles in row order (G = 1): the best
-  // of perf/transpose_tune.cu on the H100 (perf/results/h100/transpose_tune.txt, 94.6 % of
+  // of perf/transpose_tune.cu on the H100 (perf/results/h100/history.md, eafed8e; 94.6 % of
   // copy; grouping tile rows in 4-32 measured 0.5-0.9 points slower).
   using type = TransposeBlocking<64, 64, 8, 1, 8>;
 };

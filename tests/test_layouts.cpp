@@ -176,16 +176,6 @@ void with_kind(Kind k, F&& f) {
 const GemmVariant gemm_variants[] = {GemmVariant::naive, GemmVariant::tiled, GemmVariant::tiled_double_buffered,
                                      GemmVariant::register_blocked};
 
-/// True when register_blocked runs on the FP64 tensor cores (hardware order of the additions inside an mma).
-template <class Exec, class Scalar>
-constexpr bool fp64_tensor_cores() {
-#ifdef KOKKOS_ENABLE_CUDA
-  return std::is_same<Exec, Kokkos::Cuda>::value && std::is_same<Scalar, double>::value &&
-         detail::GemmDefaultBlocking<double>::type::tensor_core;
-#else
-  return false;
-#endif
-}
 
 /// C = alpha*A*B + beta*C0 with A, B, C of kinds ka, kb, kc on `backend`; returns C row-major, checks the
 /// reference bound and that nothing outside the Views changed.
@@ -237,7 +227,8 @@ void gemm_layouts() {
         const auto got = gemm_on<Exec, T>(v, k, k, k, s[0], s[1], s[2]);
         // Each C element is the same k-ordered sum of the same products on every layout (a product's
         // operands only swap places on the reversed axes), except in the FP64 mma's hardware order.
-        if (!(v == GemmVariant::register_blocked && fp64_tensor_cores<Exec, T>())) CHECK(same_bits(got, ref));
+        if (!(v == GemmVariant::register_blocked && detail::gemm_on_fp64_tensor_cores<Exec, T>()))
+          CHECK(same_bits(got, ref));
       }
       // Mixed layouts: no mapping, the general strided path.
       gemm_on<Exec, T>(v, Kind::left, Kind::right, Kind::sub_right, s[0], s[1], s[2]);

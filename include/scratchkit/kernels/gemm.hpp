@@ -449,6 +449,20 @@ void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const
   gemm_register_blocked<typename D::type>(exec, alpha, A, B, beta, C);
 }
 
+/// True when GemmVariant::register_blocked of Scalar on ExecSpace runs on the FP64
+/// tensor cores (double, Kokkos::Cuda, a GemmMmaBlocking default): the order of the
+/// additions inside one mma is the hardware's there, equal to the other variants'
+/// sums up to rounding only.
+template <class ExecSpace, class Scalar>
+constexpr bool gemm_on_fp64_tensor_cores() {
+#ifdef KOKKOS_ENABLE_CUDA
+  return std::is_same<ExecSpace, Kokkos::Cuda>::value && std::is_same<Scalar, double>::value &&
+         GemmDefaultBlocking<double>::type::tensor_core;
+#else
+  return false;
+#endif
+}
+
 /// The row-major GEMM on `backend` (after the checks and the layout mapping of scratchkit::gemm).
 template <class ExecSpace, class AV, class BV, class CV>
 void gemm_run(const ExecSpace& exec, GemmVariant variant, typename CV::non_const_value_type alpha, const AV& A,

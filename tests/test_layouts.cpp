@@ -531,11 +531,11 @@ TEST_CASE("Layouts: native CUDA twins agree with the layer bit for bit on Layout
       }
   }
   // Strided blocks: the native twins take contiguous arrays only, and say so with the strides.
-  CHECK_THROWS_WITH(gemm_on<E, float>(GemmVariant::tiled, Kind::sub_right, Kind::sub_right, Kind::sub_right, 17,
-                                      31, 13, Backend::native),
+  CHECK_THROWS_WITH((gemm_on<E, float>(GemmVariant::tiled, Kind::sub_right, Kind::sub_right, Kind::sub_right, 17,
+                                       31, 13, Backend::native)),
                     ContainsSubstring("strides"));
-  CHECK_THROWS_AS(stencil3d_on<E, float>(Stencil3DVariant::z_streaming, Kind::sub_left, Kind::sub_left, 5, 7, 9,
-                                         Backend::native),
+  CHECK_THROWS_AS((stencil3d_on<E, float>(Stencil3DVariant::z_streaming, Kind::sub_left, Kind::sub_left, 5, 7, 9,
+                                          Backend::native)),
                   UnsupportedError);
 #endif
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// GEMM rows: every variant on both backends, and cuBLAS (the FLOP ceiling).
+// GEMM rows: every variant on both backends on LayoutRight and LayoutLeft Views, and cuBLAS (the FLOP ceiling).
 // Minimal traffic: A and B read once, C written once (beta = 0): (MK + KN + MN) elements; 2MNK FLOPs.
 #include "harness.hpp"
 #include "raw_kokkos.hpp"
@@ -23,9 +23,10 @@ inline std::vector<int> checked_rows(int n) {
   return r;
 }
 
-template <class T>
+/// A, B, C of n x n in Layout (LayoutLeft: column-major, the default on CUDA).
+template <class T, class Layout = Kokkos::LayoutRight>
 struct GemmData {
-  using View = Kokkos::View<T**, Kokkos::LayoutRight, Mem>;
+  using View = Kokkos::View<T**, Layout, Mem>;
   int n;
   View A, B, C;
   typename View::HostMirror hA, hB;
@@ -44,31 +45,39 @@ struct GemmData {
   }
 };
 
-/// Checks the rows of checked_rows(n) against references computed once per data set.
-template <class T>
-bool check_rows(GemmData<T>& d) {
+/// Checks the rows of checked_rows(n) of C's memory against references computed once per data set: on
+/// LayoutRight rows of C = A*B; on LayoutLeft the memory holds C^T = B^T * A^T row-major (A^T, B^T the
+/// memory of A, B), so its rows are rows of B's memory times A's.
+template <class T, class Layout>
+bool check_rows(GemmData<T, Layout>& d) {
   const int n    = d.n;
   const auto rows = checked_rows(n);
+  constexpr bool left = std::is_same<Layout, Kokkos::LayoutLeft>::value;
+  const T* const first = left ? d.hB.data() : d.hA.data();
+  const T* const second = left ? d.hA.data() : d.hB.data();
   if (d.refs.empty())
     for (int i : rows)
-      d.refs.emplace_back(1, n, n, T(1), d.hA.data() + static_cast<std::size_t>(i) * n, d.hB.data(), T(0), nullptr);
+      d.refs.emplace_back(1, n, n, T(1), first + static_cast<std::size_t>(i) * n, second, T(0), nullptr);
   auto hC = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.C);
   for (std::size_t r = 0; r < rows.size(); ++r)
     if (!d.refs[r].compare(hC.data() + static_cast<std::size_t>(rows[r]) * n).passed()) return false;
   return true;
 }
 
-template <class T>
+template <class T, class Layout = Kokkos::LayoutRight>
 void add(const Config& c, std::vector<Case>& cases, int n) {
+  using D                = GemmData<T, Layout>;
+  constexpr bool right   = std::is_same<Layout, Kokkos::LayoutRight>::value;
   const std::string size = std::to_string(n) + "^3";
-  const std::string key  = std::string("gemm/") + type_name<T>() + "/" + size;
-  auto data = [key, n] { return data_cache().get<GemmData<T>>(key, [n] { return GemmData<T>(n); }); };
+  const std::string key  = std::string("gemm/") + type_name<T>() + "/" + layout_name<Layout>() + "/" + size;
+  auto data = [key, n] { return data_cache().get<D>(key, [n] { return D(n); }); };
   const double bytes = 3.0 * n * n * sizeof(T), flops = 2.0 * n * n * n;
   auto poison = [data] { Kokkos::deep_copy(data()->C, std::numeric_limits<T>::quiet_NaN()); };
   for (auto v : {GemmVariant::naive, GemmVariant::tiled, GemmVariant::tiled_double_buffered,
                  GemmVariant::register_blocked})
     for (auto b : backends(c)) {
       Case k{"gemm", name(v), backend_name(b), type_name<T>(), size};
+      k.layout  = layout_name<Layout>();
       k.bytes   = bytes;
       k.flops   = flops;
       k.prepare = poison;
@@ -79,6 +88,7 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
       k.check = [data] { return check_rows(*data()); };
       cases.push_back(k);
     }
+  if (!right) return;  // the raw Kokkos and cuBLAS rows: LayoutRight only
   if (c.native) {
     // The tiled kernel written directly on Kokkos team scratch (perf/raw_kokkos.hpp): layer vs raw Kokkos.
     Case k{"gemm", "raw_kokkos_tiled", "kokkos-builtin", type_name<T>(), size};
@@ -115,7 +125,9 @@ void add_gemm_cases(const Config& c, std::vector<Case>& cases) {
   const std::vector<int> sizes = c.full ? std::vector<int>{4096, 8192} : std::vector<int>{160};
   for (int n : sizes) {
     add<float>(c, cases, n);
+    add<float, Kokkos::LayoutLeft>(c, cases, n);
     add<double>(c, cases, n);
+    add<double, Kokkos::LayoutLeft>(c, cases, n);
   }
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// 3-D 7-point stencil rows: both variants on both backends.
+// 3-D 7-point stencil rows: both variants on both backends, on LayoutRight and LayoutLeft Views.
 // Minimal traffic: in read once, out written once: 2 n^3 elements; 8 FLOPs per interior point.
 #include "harness.hpp"
 
@@ -12,9 +12,11 @@ namespace scratchkit {
 namespace perf {
 namespace {
 
-template <class T>
+/// in and out of n^3 in Layout. The reference reads their memory as a row-major array: on LayoutLeft
+/// that is the grid with its axes reversed, the same stencil (docs/layouts.md).
+template <class T, class Layout = Kokkos::LayoutRight>
 struct Stencil3DData {
-  using View = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+  using View = Kokkos::View<T***, Layout, Mem>;
   int n;
   View in, out;
   typename View::HostMirror hin;
@@ -28,16 +30,18 @@ struct Stencil3DData {
   }
 };
 
-template <class T>
+template <class T, class Layout = Kokkos::LayoutRight>
 void add(const Config& c, std::vector<Case>& cases, int n) {
+  using D                = Stencil3DData<T, Layout>;
   const std::string size = std::to_string(n) + "^3";
-  const std::string key  = std::string("stencil_3d/") + type_name<T>() + "/" + size;
-  auto data = [key, n] { return data_cache().get<Stencil3DData<T>>(key, [n] { return Stencil3DData<T>(n); }); };
+  const std::string key  = std::string("stencil_3d/") + type_name<T>() + "/" + layout_name<Layout>() + "/" + size;
+  auto data = [key, n] { return data_cache().get<D>(key, [n] { return D(n); }); };
   const T c0 = T(0.4), c1 = T(0.1);  // a heat step with alpha = 0.1
   const double interior = static_cast<double>(n - 2) * (n - 2) * (n - 2);
   for (auto v : {Stencil3DVariant::tile_2d_halo, Stencil3DVariant::z_streaming})
     for (auto b : backends(c)) {
       Case k{"stencil_3d_7pt", name(v), backend_name(b), type_name<T>(), size};
+      k.layout  = layout_name<Layout>();
       k.bytes   = 2.0 * n * n * n * sizeof(T);
       k.flops   = 8.0 * interior;
       k.prepare = [data] { Kokkos::deep_copy(data()->out, std::numeric_limits<T>::quiet_NaN()); };
@@ -57,7 +61,8 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
   // "xs0" = the default shape on the plain x tile grid (the default cuts it from the data's
   // alignment, detail::stencil3d_tile_shift); float "regs128x16" = the layer shape of 079dc4c
   // (the register pipeline, Stencil3DZsLayerRegsFloat).
-  if (std::getenv("SCRATCHKIT_BENCH_STENCIL3D_SHAPES") == nullptr) return;
+  if (!std::is_same<Layout, Kokkos::LayoutRight>::value || std::getenv("SCRATCHKIT_BENCH_STENCIL3D_SHAPES") == nullptr)
+    return;
   using Default = detail::Stencil3DZsDefault<T>;
   using Regs    = detail::Stencil3DZsLayerRegsFloat;
   const auto row = [&](const std::string& what, int shape, int xs) {
@@ -93,7 +98,9 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
 void add_stencil_3d_cases(const Config& c, std::vector<Case>& cases) {
   const int n = c.full ? 512 : 64;
   add<float>(c, cases, n);
+  add<float, Kokkos::LayoutLeft>(c, cases, n);
   add<double>(c, cases, n);
+  add<double, Kokkos::LayoutLeft>(c, cases, n);
 }
 
 }  // namespace perf

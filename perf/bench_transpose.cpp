@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Transpose rows: every variant on both backends.
+// Transpose rows: every variant on both backends, on LayoutRight and LayoutLeft Views.
 // Minimal traffic: in read once, out written once: 2 rows x cols elements; no FLOPs.
 #include "harness.hpp"
 #include "raw_kokkos.hpp"
@@ -12,9 +12,9 @@ namespace scratchkit {
 namespace perf {
 namespace {
 
-template <class T>
+template <class T, class Layout = Kokkos::LayoutRight>
 struct TransposeData {
-  using View = Kokkos::View<T**, Kokkos::LayoutRight, Mem>;
+  using View = Kokkos::View<T**, Layout, Mem>;
   View in, out;
   typename View::HostMirror hin;
   explicit TransposeData(int n)
@@ -26,11 +26,12 @@ struct TransposeData {
   }
 };
 
-template <class T>
+template <class T, class Layout = Kokkos::LayoutRight>
 void add(const Config& c, std::vector<Case>& cases, int n) {
+  using D                = TransposeData<T, Layout>;
   const std::string size = std::to_string(n) + "^2";
-  const std::string key  = std::string("transpose/") + type_name<T>() + "/" + size;
-  auto data = [key, n] { return data_cache().get<TransposeData<T>>(key, [n] { return TransposeData<T>(n); }); };
+  const std::string key  = std::string("transpose/") + type_name<T>() + "/" + layout_name<Layout>() + "/" + size;
+  auto data = [key, n] { return data_cache().get<D>(key, [n] { return D(n); }); };
   auto check = [data, n] {
     auto d = data();
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
@@ -42,6 +43,7 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
   for (auto v : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded})
     for (auto b : backends(c)) {
       Case k{"transpose", name(v), backend_name(b), type_name<T>(), size};
+      k.layout  = layout_name<Layout>();
       k.bytes   = 2.0 * n * n * sizeof(T);
       k.prepare = [data] { Kokkos::deep_copy(data()->out, std::numeric_limits<T>::quiet_NaN()); };
       k.run     = [data, v, b] {
@@ -51,6 +53,7 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
       k.check   = check;
       cases.push_back(k);
     }
+  if (!std::is_same<Layout, Kokkos::LayoutRight>::value) return;  // the raw Kokkos row: LayoutRight only
   if (c.native) {
     // tiled_padded written directly on Kokkos team scratch (perf/raw_kokkos.hpp): layer vs raw Kokkos.
     Case k{"transpose", "raw_kokkos_tiled_padded", "kokkos-builtin", type_name<T>(), size};
@@ -70,7 +73,9 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
 void add_transpose_cases(const Config& c, std::vector<Case>& cases) {
   const int n = c.full ? 16384 : 1024;
   add<float>(c, cases, n);
+  add<float, Kokkos::LayoutLeft>(c, cases, n);
   add<double>(c, cases, n);
+  add<double, Kokkos::LayoutLeft>(c, cases, n);
 }
 
 }  // namespace perf

@@ -34,10 +34,11 @@ struct Config {
   std::string skip;         ///< and none of these (comma-separated)
 };
 
-/// One row: a kernel x variant x backend x type x size, the minimal bytes and
+/// One row: a kernel x variant x backend x type x layout x size, the minimal bytes and
 /// FLOPs it must move and do, and how to prepare, run and check it.
 struct Case {
   std::string kernel, variant, backend, type, size;
+  std::string layout = "LayoutRight";  ///< the Views' layout (LayoutRight, LayoutLeft, LayoutStride)
   double bytes = 0;  ///< each input read once, each output written once
   double flops = 0;
   std::function<void()> prepare;     ///< inputs ready (shared with the other rows of the same data)
@@ -46,7 +47,7 @@ struct Case {
   std::string status = "";           ///< PASSED / FAILED / SKIPPED (filled by the harness)
   std::string error;                 ///< why the case could not run (it is then FAILED)
   std::vector<double> samples_ms;    ///< every timed run (filled by the harness)
-  std::string name() const { return kernel + "/" + variant + "/" + backend + "/" + type + "/" + size; }
+  std::string name() const { return kernel + "/" + variant + "/" + backend + "/" + type + "/" + layout + "/" + size; }
 };
 
 /// Holds one data set at a time (inputs shared by the rows of a kernel, type
@@ -98,6 +99,14 @@ const char* type_name() {
 }
 
 inline const char* backend_name(Backend b) { return b == Backend::native ? "native" : "layer"; }
+
+/// The name of a Kokkos layout in case names and summary.csv.
+template <class Layout>
+const char* layout_name() {
+  if (std::is_same<Layout, Kokkos::LayoutLeft>::value) return "LayoutLeft";
+  if (std::is_same<Layout, Kokkos::LayoutStride>::value) return "LayoutStride";
+  return "LayoutRight";
+}
 
 /// The backends of kernel rows in this run.
 inline std::vector<Backend> backends(const Config& c) {

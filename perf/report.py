@@ -7,16 +7,22 @@
 Several JSON files (one run split with --only, to fit a time limit) are
 merged in the order given; the context comes from the first.
 
-writes DIR/summary.csv (columns: kernel,variant,backend,type,size,time_ms,
-gbps,gflops,pct_of_ceiling,ratio_layer_over_native,check), DIR/summary.md and,
+writes DIR/summary.csv (columns: kernel,variant,backend,type,layout,size,
+time_ms,gbps,gflops,pct_of_ceiling,ratio_layer_over_native,
+ratio_layout_over_right,check), DIR/summary.md and,
 with --plots, DIR/pct_of_ceiling_<kernel>.png; prints the markdown table.
 
 pct_of_ceiling: GEMM rows against cuBLAS of the same type and size (the FLOP
 ceiling measured in the same run); every other row against the copy
 bandwidth measured in the same run (bytes read + written), using the
 kernel's minimal bytes. ratio_layer_over_native: native time / layer time
-for the same kernel, variant, type and size (1.0: the layer is as fast;
-below 1: slower). --require-pass exits 1 unless every row is PASSED or
+for the same kernel, variant, type, layout and size (1.0: the layer is as
+fast; below 1: slower). ratio_layout_over_right: this row's time / the time
+of the LayoutRight row of the same kernel, variant, backend, type and size
+(the issue-20 target for LayoutLeft: <= 1.05). layout: the Views' layout
+(LayoutRight, LayoutLeft, LayoutStride); case names are
+kernel/variant/backend/type/layout/size (older JSONs without the layout part
+read as LayoutRight). --require-pass exits 1 unless every row is PASSED or
 SKIPPED and at least one row exists."""
 import argparse
 import csv
@@ -24,8 +30,19 @@ import json
 import sys
 from pathlib import Path
 
-COLUMNS = ["kernel", "variant", "backend", "type", "size", "time_ms", "gbps", "gflops",
-           "pct_of_ceiling", "ratio_layer_over_native", "check"]
+COLUMNS = ["kernel", "variant", "backend", "type", "layout", "size", "time_ms", "gbps", "gflops",
+           "pct_of_ceiling", "ratio_layer_over_native", "ratio_layout_over_right", "check"]
+LAYOUTS = ("LayoutRight", "LayoutLeft", "LayoutStride")
+
+
+def parse_name(name):
+    """(kernel, variant, backend, type, layout, size) of a case name, or None."""
+    parts = name.split("/")
+    if len(parts) >= 6 and parts[4] in LAYOUTS:
+        return tuple(parts[:6])
+    if len(parts) >= 5:
+        return tuple(parts[:4]) + ("LayoutRight", parts[4])
+    return None
 
 
 def load_rows(paths):
@@ -33,15 +50,13 @@ def load_rows(paths):
     data = datas[0]
     rows, order = {}, []
     for b in (b for d in datas for b in d.get("benchmarks", [])):
-        name = b.get("run_name", b["name"])
-        parts = name.split("/")
-        if len(parts) < 5:
+        key = parse_name(b.get("run_name", b["name"]))
+        if key is None:
             continue
-        key = tuple(parts[:5])
         if key not in rows:
             order.append(key)
-            rows[key] = {"kernel": key[0], "variant": key[1], "backend": key[2], "type": key[3], "size": key[4],
-                         "time_ms": None, "gbps": None, "gflops": None, "check": "SKIPPED"}
+            rows[key] = {"kernel": key[0], "variant": key[1], "backend": key[2], "type": key[3], "layout": key[4],
+                         "size": key[5], "time_ms": None, "gbps": None, "gflops": None, "check": "SKIPPED"}
         r = rows[key]
         if b.get("error_occurred"):
             # the harness marks a case that could not run as "FAILED: <why>"
@@ -66,7 +81,7 @@ def derive(rows):
     for r in rows:
         if r["kernel"] == "gemm" and r["backend"] == "vendor" and r["gflops"]:
             gemm_ceiling[(r["type"], r["size"])] = r["gflops"]
-    times = {(r["kernel"], r["variant"], r["backend"], r["type"], r["size"]): r["time_ms"] for r in rows}
+    times = {(r["kernel"], r["variant"], r["backend"], r["type"], r["layout"], r["size"]): r["time_ms"] for r in rows}
     for r in rows:
         pct = None
         if r["kernel"] == "copy":
@@ -79,11 +94,14 @@ def derive(rows):
         r["pct_of_ceiling"] = pct
         ratio = None
         if r["backend"] in ("layer", "native"):
-            lt = times.get((r["kernel"], r["variant"], "layer", r["type"], r["size"]))
-            nt = times.get((r["kernel"], r["variant"], "native", r["type"], r["size"]))
+            lt = times.get((r["kernel"], r["variant"], "layer", r["type"], r["layout"], r["size"]))
+            nt = times.get((r["kernel"], r["variant"], "native", r["type"], r["layout"], r["size"]))
             if lt and nt:
                 ratio = nt / lt
         r["ratio_layer_over_native"] = ratio
+        rt = times.get((r["kernel"], r["variant"], r["backend"], r["type"], "LayoutRight", r["size"]))
+        r["ratio_layout_over_right"] = (r["time_ms"] / rt if rt and r["time_ms"] and r["layout"] != "LayoutRight"
+                                        else None)
     return rows
 
 
@@ -96,9 +114,9 @@ def write_csv(rows, path):
         w = csv.writer(f)
         w.writerow(COLUMNS)
         for r in rows:
-            w.writerow([r["kernel"], r["variant"], r["backend"], r["type"], r["size"], fmt(r["time_ms"], 6),
-                        fmt(r["gbps"], 3), fmt(r["gflops"], 3), fmt(r["pct_of_ceiling"], 2),
-                        fmt(r["ratio_layer_over_native"], 4), r["check"]])
+            w.writerow([r["kernel"], r["variant"], r["backend"], r["type"], r["layout"], r["size"],
+                        fmt(r["time_ms"], 6), fmt(r["gbps"], 3), fmt(r["gflops"], 3), fmt(r["pct_of_ceiling"], 2),
+                        fmt(r["ratio_layer_over_native"], 4), fmt(r["ratio_layout_over_right"], 4), r["check"]])
 
 
 def markdown(context, rows):
@@ -107,12 +125,14 @@ def markdown(context, rows):
         if k in context:
             lines.append(f"- {k}: {context[k]}")
     lines.append("")
-    lines.append("| kernel | variant | backend | type | size | time (ms) | GB/s | GFLOP/s | % of ceiling | layer/native | check |")
-    lines.append("|---|---|---|---|---|---:|---:|---:|---:|---:|---|")
+    lines.append("| kernel | variant | backend | type | layout | size | time (ms) | GB/s | GFLOP/s | % of ceiling "
+                 "| layer/native | time / LayoutRight | check |")
+    lines.append("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
-        lines.append(f"| {r['kernel']} | {r['variant']} | {r['backend']} | {r['type']} | {r['size']} | "
+        lines.append(f"| {r['kernel']} | {r['variant']} | {r['backend']} | {r['type']} | {r['layout']} | {r['size']} | "
                      f"{fmt(r['time_ms'], 4)} | {fmt(r['gbps'], 1)} | {fmt(r['gflops'], 1)} | "
-                     f"{fmt(r['pct_of_ceiling'], 1)} | {fmt(r['ratio_layer_over_native'], 3)} | {r['check']} |")
+                     f"{fmt(r['pct_of_ceiling'], 1)} | {fmt(r['ratio_layer_over_native'], 3)} | "
+                     f"{fmt(r['ratio_layout_over_right'], 3)} | {r['check']} |")
     return "\n".join(lines) + "\n"
 
 
@@ -130,7 +150,8 @@ def plots(rows, out):
         sel = [r for r in rows if r["kernel"] == kernel and r["pct_of_ceiling"] is not None]
         if not sel:
             continue
-        labels = [f"{r['variant']}\n{r['backend']} {r['type']} {r['size']}" for r in sel]
+        labels = [f"{r['variant']}\n{r['backend']} {r['type']} {r['layout'].replace('Layout', '')} {r['size']}"
+                  for r in sel]
         colors = {"layer": "tab:blue", "native": "tab:orange", "vendor": "tab:green",
                   "kokkos-builtin": "tab:purple", "ceiling": "tab:gray"}
         fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(sel) + 2), 4.5))
@@ -171,7 +192,8 @@ def main():
         bad = [r for r in rows if r["check"] not in ("PASSED", "SKIPPED")]
         if not rows or bad:
             print(f"report.py: {len(rows)} rows, {len(bad)} not PASSED: "
-                  + ", ".join("/".join([r['kernel'], r['variant'], r['backend'], r['type']]) for r in bad[:10]))
+                  + ", ".join("/".join([r['kernel'], r['variant'], r['backend'], r['type'], r['layout']])
+                              for r in bad[:10]))
             sys.exit(1)
         print(f"report.py: {len(rows)} rows, all PASSED or SKIPPED")
 

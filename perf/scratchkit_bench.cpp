@@ -203,7 +203,7 @@ void gather_ranks(const std::vector<Case>& cases) {
   if (g_rank != 0) return;
   FILE* csv = g_ranks_out.empty() ? nullptr : std::fopen(g_ranks_out.c_str(), "w");
   if (!g_ranks_out.empty() && !csv) std::fprintf(stderr, "scratchkit-bench: cannot write %s\n", g_ranks_out.c_str());
-  if (csv) std::fprintf(csv, "kernel,variant,backend,type,size,ranks,min_ms,median_ms,max_ms,slowest_rank,check\n");
+  if (csv) std::fprintf(csv, "kernel,variant,backend,type,layout,size,ranks,min_ms,median_ms,max_ms,slowest_rank,check\n");
   std::printf("\n# per-rank medians over %d ranks (ms)\n| case | min | median | max | slowest rank | check |\n"
               "|---|---:|---:|---:|---:|---|\n",
               g_ranks);
@@ -221,8 +221,8 @@ void gather_ranks(const std::vector<Case>& cases) {
     const Case& k = cases[i];
     std::printf("| %s | %.4f | %.4f | %.4f | %d | %s |\n", k.name().c_str(), lo, med, hi, worst, check);
     if (csv)
-      std::fprintf(csv, "%s,%s,%s,%s,%s,%d,%.6f,%.6f,%.6f,%d,%s\n", k.kernel.c_str(), k.variant.c_str(),
-                   k.backend.c_str(), k.type.c_str(), k.size.c_str(), g_ranks, lo, med, hi, worst, check);
+      std::fprintf(csv, "%s,%s,%s,%s,%s,%s,%d,%.6f,%.6f,%.6f,%d,%s\n", k.kernel.c_str(), k.variant.c_str(),
+                   k.backend.c_str(), k.type.c_str(), k.layout.c_str(), k.size.c_str(), g_ranks, lo, med, hi, worst, check);
   }
   if (csv) std::fclose(csv);
 #else

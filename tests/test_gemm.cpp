@@ -62,12 +62,7 @@ const GemmVariant gemm_variants[] = {GemmVariant::naive, GemmVariant::tiled, Gem
 /// True when register_blocked runs on the FP64 tensor cores (double, Kokkos::Cuda, a GemmMmaBlocking default).
 template <class Exec, class Scalar>
 constexpr bool on_fp64_tensor_cores() {
-#ifdef KOKKOS_ENABLE_CUDA
-  return std::is_same<Exec, Kokkos::Cuda>::value && std::is_same<Scalar, double>::value &&
-         detail::GemmDefaultBlocking<double>::type::tensor_core;
-#else
-  return false;
-#endif
+  return detail::gemm_on_fp64_tensor_cores<Exec, Scalar>();
 }
 
 /// Random A (M x K), B (K x N) and C0 (M x N), row-major in memory space Mem,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/detail/backend.hpp>
+#include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/kernels/variants.hpp>
 
@@ -44,7 +45,8 @@ void* native_stream(const ExecSpace& exec, const char* kernel) {
   throw UnsupportedError(os.str());
 }
 
-/// Native kernels take plain row-major contiguous arrays in CUDA memory.
+/// Native kernels take plain row-major contiguous arrays in CUDA memory (the
+/// entry points map contiguous column-major Views onto them first: layout_map.hpp).
 template <class View>
 void require_native_view(const View& v, const char* kernel, const char* arg) {
   constexpr bool in_cuda_memory =
@@ -58,8 +60,8 @@ void require_native_view(const View& v, const char* kernel, const char* arg) {
   if (View::rank >= 2 && v.span() > 1 && v.extent(last) > 1 && v.stride(last) != 1) row_major = false;
   if (!in_cuda_memory || !row_major) {
     std::ostringstream os;
-    os << "scratchkit::" << kernel << ": Backend::native needs '" << arg << "' (" << v.label()
-       << ") contiguous, row-major (LayoutRight) and in CUDA-accessible memory";
+    os << "scratchkit::" << kernel << ": Backend::native needs " << describe_view(v, arg)
+       << " contiguous (row- or column-major, docs/layouts.md) and in CUDA-accessible memory";
     throw UnsupportedError(os.str());
   }
 }

@@ -2,6 +2,7 @@
 /// GEMM on the layer: C = alpha*A*B + beta*C (native twin: src/cuda/gemm.cu).
 #pragma once
 
+#include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/vector_load.hpp>
@@ -469,14 +470,70 @@ void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const
   gemm_register_blocked<typename D::type>(exec, alpha, A, B, beta, C);
 }
 
+/// True when GemmVariant::register_blocked of Scalar on ExecSpace runs on the FP64
+/// tensor cores (double, Kokkos::Cuda, a GemmMmaBlocking default): the order of the
+/// additions inside one mma is the hardware's there, equal to the other variants'
+/// sums up to rounding only.
+template <class ExecSpace, class Scalar>
+constexpr bool gemm_on_fp64_tensor_cores() {
+#ifdef KOKKOS_ENABLE_CUDA
+  return std::is_same<ExecSpace, Kokkos::Cuda>::value && std::is_same<Scalar, double>::value &&
+         GemmDefaultBlocking<double>::type::tensor_core;
+#else
+  return false;
+#endif
+}
+
+/// The row-major GEMM on `backend` (after the checks and the layout mapping of scratchkit::gemm).
+template <class ExecSpace, class AV, class BV, class CV>
+void gemm_run(const ExecSpace& exec, GemmVariant variant, typename CV::non_const_value_type alpha, const AV& A,
+              const BV& B, typename CV::non_const_value_type beta, const CV& C, Backend backend) {
+  if (backend == Backend::native) {
+    void* stream = detail::native_stream(exec, "gemm");
+    detail::require_native_view(A, "gemm", "A");
+    detail::require_native_view(B, "gemm", "B");
+    detail::require_native_view(C, "gemm", "C");
+#if SCRATCHKIT_HAS_NATIVE_CUDA
+    // The blocking the layer would run on exec (double register_blocked), so
+    // that both backends run the same one on any launch path.
+    using Scalar      = typename CV::non_const_value_type;
+    std::size_t limit = ~std::size_t(0);
+    if constexpr (std::is_same<Scalar, double>::value && detail::is_gpu_space<ExecSpace>::value)
+      limit = detail::gemm_mma_layer_limit(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)));
+    native::cuda::gemm(variant, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)),
+                       static_cast<int>(A.extent(1)), alpha, A.data(), B.data(), beta, C.data(), stream, limit);
+#else
+    (void)stream;
+#endif
+    return;
+  }
+  if (C.extent(0) == 0 || C.extent(1) == 0) return;
+  switch (variant) {
+    case GemmVariant::naive: detail::gemm_naive(exec, alpha, A, B, beta, C); return;
+    case GemmVariant::tiled: detail::gemm_tiled(exec, alpha, A, B, beta, C); return;
+    case GemmVariant::tiled_double_buffered:
+      detail::gemm_tiled_double_buffered(exec, alpha, A, B, beta, C);
+      return;
+    case GemmVariant::register_blocked:
+      detail::gemm_register_blocked_default(exec, alpha, A, B, beta, C);
+      return;
+  }
+  throw UnsupportedError(std::string("scratchkit::gemm: variant ") + name(variant) + " is not implemented on the layer");
+}
+
 }  // namespace detail
 
 /// C = alpha*A*B + beta*C for M x K A, K x N B, M x N C, on `backend`.
 ///
-/// Backend::layer runs on any Kokkos backend and takes any layout (row-major
-/// is the fast one); Backend::native runs the CUDA twin on exec's stream and
-/// needs Kokkos::Cuda and row-major contiguous CUDA Views (UnsupportedError
-/// otherwise). When beta == 0, C is not read (BLAS semantics: NaN in C does
+/// Backend::layer runs on any Kokkos backend and takes any layout: all three
+/// Views column-major (LayoutLeft) run as the row-major C^T = B^T * A^T on
+/// the same memory, at LayoutRight speed; LayoutStride Views with a unit stride
+/// along rows (or all along columns) keep the strided fast path; mixed
+/// orders run a correct general path (docs/layouts.md). Backend::native runs
+/// the CUDA twin on exec's stream and needs Kokkos::Cuda and CUDA Views all
+/// contiguous row-major or all contiguous column-major (UnsupportedError,
+/// naming the strides, otherwise). A C whose elements overlap (LayoutStride)
+/// throws ShapeError. When beta == 0, C is not read (BLAS semantics: NaN in C does
 /// not propagate). Throws ShapeError on mismatched extents, before any launch.
 /// Asynchronous: fence exec before reading C. Every variant sums each C
 /// element over k = 0..K-1 in increasing order, so they agree with each other
@@ -510,36 +567,14 @@ void gemm(const ExecSpace& exec, GemmVariant variant, typename CV::non_const_val
       B.extent(1) > static_cast<std::size_t>(INT_MAX / 2)) {
     throw ShapeError("scratchkit::gemm: extents above INT_MAX/2 are not supported");
   }
-  if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "gemm");
-    detail::require_native_view(A, "gemm", "A");
-    detail::require_native_view(B, "gemm", "B");
-    detail::require_native_view(C, "gemm", "C");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    // The blocking the layer would run on exec (double register_blocked), so
-    // that both backends run the same one on any launch path.
-    std::size_t limit = ~std::size_t(0);
-    if constexpr (std::is_same<Scalar, double>::value && detail::is_gpu_space<ExecSpace>::value)
-      limit = detail::gemm_mma_layer_limit(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)));
-    native::cuda::gemm(variant, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)),
-                       static_cast<int>(A.extent(1)), alpha, A.data(), B.data(), beta, C.data(), stream, limit);
-#else
-    (void)stream;
-#endif
-    return;
-  }
-  if (C.extent(0) == 0 || C.extent(1) == 0) return;
-  switch (variant) {
-    case GemmVariant::naive: detail::gemm_naive(exec, alpha, A, B, beta, C); return;
-    case GemmVariant::tiled: detail::gemm_tiled(exec, alpha, A, B, beta, C); return;
-    case GemmVariant::tiled_double_buffered:
-      detail::gemm_tiled_double_buffered(exec, alpha, A, B, beta, C);
-      return;
-    case GemmVariant::register_blocked:
-      detail::gemm_register_blocked_default(exec, alpha, A, B, beta, C);
-      return;
-  }
-  throw UnsupportedError(std::string("scratchkit::gemm: variant ") + name(variant) + " is not implemented on the layer");
+  detail::require_distinct_elements(C, "gemm", "C");
+  // A column-major C = A*B is the row-major C^T = B^T * A^T on the same memory (layout_map.hpp).
+  detail::map_layouts("gemm", backend, {"A", "B", "C"}, [&](auto reversed, const auto& a, const auto& b, const auto& c) {
+    if constexpr (decltype(reversed)::value)
+      detail::gemm_run(exec, variant, alpha, b, a, beta, c, backend);
+    else
+      detail::gemm_run(exec, variant, alpha, a, b, beta, c, backend);
+  }, A, B, C);
 }
 
 }  // namespace scratchkit

@@ -40,6 +40,7 @@
 /// repeated verbatim in the native twin.
 #pragma once
 
+#include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
@@ -269,6 +270,7 @@ void histogram(const ExecSpace& exec, HistogramVariant variant, const ValuesView
                 "scratchkit::histogram: counts must be a View of (non-const) std::uint32_t");
   const auto hb = detail::histogram_bins<T>(lo, hi, counts.extent(0), "scratchkit::histogram");
   const std::size_t n = values.extent(0);
+  detail::require_distinct_elements(counts, "histogram", "counts");
   if (backend == Backend::native) {
     void* stream = detail::native_stream(exec, "histogram");
     detail::require_native_view(values, "histogram", "values");

@@ -4,6 +4,7 @@
 
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/load16.hpp>
+#include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
@@ -269,8 +270,11 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
 /// their native twins.
 /// Throws ShapeError if in and out differ in length or w has an even number
 /// of weights; LaunchError if the tile plus the weights do not fit in the
-/// backend's scratch. Backend::native runs the CUDA twin on exec's stream
-/// (Kokkos::Cuda, contiguous CUDA Views).
+/// backend's scratch. Any rank-1 layout: LayoutLeft, LayoutRight and unit-stride
+/// LayoutStride Views are contiguous (fast); other strides run a correct
+/// element-wise path; an out with a zero stride throws ShapeError.
+/// Backend::native runs the CUDA twin on exec's stream (Kokkos::Cuda,
+/// contiguous CUDA Views; UnsupportedError naming the strides otherwise).
 /// \code
 /// Kokkos::View<float*> in("in", n), w("w", 2 * R + 1), out("out", n);
 /// scratchkit::stencil_1d(exec, scratchkit::Stencil1DVariant::vectorized, in, w, out);
@@ -291,6 +295,7 @@ void stencil_1d(const ExecSpace& exec, Stencil1DVariant variant, const InView& i
        << in.extent(0) << ", out " << out.extent(0) << ", w " << w.extent(0);
     throw ShapeError(os.str());
   }
+  detail::require_distinct_elements(out, "stencil_1d", "out");
   if (backend == Backend::native) {
     void* stream = detail::native_stream(exec, "stencil_1d");
     detail::require_native_view(in, "stencil_1d", "in");

@@ -2,6 +2,7 @@
 /// 3-D 7-point stencil (one Jacobi/heat step) on the layer (native twin: src/cuda/stencil_3d.cu).
 #pragma once
 
+#include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/kernels/variants.hpp>
@@ -506,8 +507,8 @@ bool stencil3d_zs_layer_wide(int nx) {
 }
 
 /// Runs variant ZStreaming (else tile_2d_halo) with the index math fitted to
-/// the Views: unit x stride and one offset for in and out when both are
-/// LayoutRight with equal strides (the native case), strides otherwise.
+/// the Views: unit x stride and one offset for in and out when both have
+/// unit x strides and equal y, z strides (the native case), strides otherwise.
 template <bool ZStreaming, class ExecSpace, class InView, class OutView>
 void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& out,
                         typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
@@ -517,8 +518,8 @@ void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& 
   };
   using value_type                = typename OutView::non_const_value_type;
   const Stencil3DIndex<false> is = ix(in), os = ix(out);
-  if constexpr (std::is_same<typename InView::array_layout, Kokkos::LayoutRight>::value &&
-                std::is_same<typename OutView::array_layout, Kokkos::LayoutRight>::value) {
+  // LayoutRight, or LayoutStride with unit x strides (pitched rows: a halo'd grid's interior)
+  if ((is.sx == 1 || in.extent(2) <= 1) && (os.sx == 1 || out.extent(2) <= 1)) {
     if (is.sz == os.sz && is.sy == os.sy) {  // the native case: same index math
       const Stencil3DIndex<true> rm{is.sz, is.sy, 1};
       if constexpr (ZStreaming) {
@@ -542,20 +543,73 @@ void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& 
     stencil_3d_tile_2d_halo_at<false, false>(exec, in, out, c0, c1, is, os);
 }
 
+/// The row-major stencil on `backend` (after the checks and the layout mapping of stencil_3d_7pt).
+template <class ExecSpace, class InView, class OutView>
+void stencil_3d_run(const ExecSpace& exec, Stencil3DVariant variant, const InView& in, const OutView& out,
+                    typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
+                    Backend backend) {
+  constexpr std::size_t max_extent = static_cast<std::size_t>(INT_MAX / 2);
+  if (in.extent(0) > max_extent || in.extent(1) > max_extent || in.extent(2) > max_extent ||
+      static_cast<long long>(ceil_div(in.extent(1), stencil3d_by)) *
+              (ceil_div(in.extent(2), stencil3d_bx) + 1) >
+          INT_MAX) {  // + 1: a z_streaming grid shifted in x (stencil3d_tile_shift) has one more tile per row
+    std::ostringstream os;
+    os << "scratchkit::stencil_3d_7pt: extents " << in.extent(0) << " x " << in.extent(1) << " x " << in.extent(2)
+       << " (as run: row-major, docs/layouts.md) are too large (each < 2^30, at most 2^31-1 x-y tiles of " << stencil3d_bx << " x "
+       << stencil3d_by << ")";
+    throw ShapeError(os.str());
+  }
+  if (backend == Backend::native) {
+    void* stream = native_stream(exec, "stencil_3d_7pt");
+    require_native_view(in, "stencil_3d_7pt", "in");
+    require_native_view(out, "stencil_3d_7pt", "out");
+#if SCRATCHKIT_HAS_NATIVE_CUDA
+    // The shape the layer would run on exec (the wide ring or not), so that
+    // both backends run the same one on any launch path.
+    using T = typename OutView::non_const_value_type;
+    const std::size_t limit =
+        stencil3d_zs_layer_wide<T, ExecSpace>(static_cast<int>(in.extent(2)))
+            ? ~std::size_t(0)
+            : static_cast<std::size_t>(Stencil3DZsWide<T>::template smem_bytes<T>()) - 1;
+    native::cuda::stencil_3d_7pt(variant, in.data(), out.data(), static_cast<int>(in.extent(0)),
+                                 static_cast<int>(in.extent(1)), static_cast<int>(in.extent(2)), c0, c1, stream,
+                                 limit);
+#else
+    (void)stream;
+#endif
+    return;
+  }
+  if (in.size() == 0) return;
+  switch (variant) {
+    case Stencil3DVariant::tile_2d_halo: stencil_3d_indexed<false>(exec, in, out, c0, c1); return;
+    case Stencil3DVariant::z_streaming: stencil_3d_indexed<true>(exec, in, out, c0, c1); return;
+    default: break;
+  }
+  throw UnsupportedError(std::string("scratchkit::stencil_3d_7pt: variant ") + name(variant) +
+                         " is not implemented on the layer");
+}
+
 }  // namespace detail
 
 /// One 7-point stencil step on an nz x ny x nx grid (Views indexed (z, y, x),
 /// x fastest): for interior points
 ///   out = c0*in(z,y,x) + c1*(in(z,y,x-1) + in(z,y,x+1) + in(z,y-1,x) + in(z,y+1,x) + in(z-1,y,x) + in(z+1,y,x)),
-/// summed in exactly that order (the native twin does the same, so they agree
-/// bit for bit); points with an index 0 or n-1 in any dimension are copied
-/// (fixed Dirichlet boundary). A heat step is c0 = 1 - 6*alpha, c1 = alpha.
+/// summed in exactly that order on row-major Views (the native twin does the
+/// same, so they agree bit for bit); points with an index 0 or n-1 in any
+/// dimension are copied (fixed Dirichlet boundary). A heat step is
+/// c0 = 1 - 6*alpha, c1 = alpha. In general the neighbours are summed in
+/// memory order: the contiguous axis first, the axis of the largest stride
+/// last (on column-major Views: the index-0 neighbours first), the same
+/// rounding bound either way.
 ///
 /// float or double. `in` and `out` must have the same extents and be
 /// different arrays (ShapeError otherwise, before any launch). Backend::layer
-/// takes any layout (LayoutRight is the fast one); Backend::native runs the
-/// CUDA twin on exec's stream and needs Kokkos::Cuda and LayoutRight
-/// contiguous CUDA Views (UnsupportedError otherwise). Asynchronous: fence
+/// takes any layout: LayoutRight, LayoutLeft (run on the reversed axes of
+/// the same memory) and LayoutStride with in and out pitched alike along a
+/// unit-stride axis (the first or the last) are fast; other strides run a
+/// correct general path (docs/layouts.md). Backend::native runs the CUDA twin
+/// on exec's stream and needs Kokkos::Cuda and CUDA Views both contiguous
+/// row-major or both contiguous column-major (UnsupportedError otherwise). Asynchronous: fence
 /// exec before reading out.
 /// \code
 /// Kokkos::View<float***> u("u", nz, ny, nx), v("v", nz, ny, nx);
@@ -582,49 +636,18 @@ void stencil_3d_7pt(const ExecSpace& exec, Stencil3DVariant variant, const InVie
        << out.extent(1) << " x " << out.extent(2);
     throw ShapeError(os.str());
   }
-  constexpr std::size_t max_extent = static_cast<std::size_t>(INT_MAX / 2);
-  if (in.extent(0) > max_extent || in.extent(1) > max_extent || in.extent(2) > max_extent ||
-      static_cast<long long>(ceil_div(in.extent(1), detail::stencil3d_by)) *
-              (ceil_div(in.extent(2), detail::stencil3d_bx) + 1) >
-          INT_MAX) {  // + 1: a z_streaming grid shifted in x (stencil3d_tile_shift) has one more tile per row
-    std::ostringstream os;
-    os << "scratchkit::stencil_3d_7pt: extents " << in.extent(0) << " x " << in.extent(1) << " x " << in.extent(2)
-       << " are too large (each < 2^30, at most 2^31-1 x-y tiles of " << detail::stencil3d_bx << " x "
-       << detail::stencil3d_by << ")";
-    throw ShapeError(os.str());
-  }
   if (in.size() > 0 && static_cast<const void*>(in.data()) == static_cast<const void*>(out.data())) {
     throw ShapeError(
         "scratchkit::stencil_3d_7pt: in and out are the same array; a Jacobi step reads in while writing out, "
         "give it two arrays");
   }
-  if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "stencil_3d_7pt");
-    detail::require_native_view(in, "stencil_3d_7pt", "in");
-    detail::require_native_view(out, "stencil_3d_7pt", "out");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    // The shape the layer would run on exec (the wide ring or not), so that
-    // both backends run the same one on any launch path.
-    const std::size_t limit =
-        detail::stencil3d_zs_layer_wide<T, ExecSpace>(static_cast<int>(in.extent(2)))
-            ? ~std::size_t(0)
-            : static_cast<std::size_t>(detail::Stencil3DZsWide<T>::template smem_bytes<T>()) - 1;
-    native::cuda::stencil_3d_7pt(variant, in.data(), out.data(), static_cast<int>(in.extent(0)),
-                                 static_cast<int>(in.extent(1)), static_cast<int>(in.extent(2)), c0, c1, stream,
-                                 limit);
-#else
-    (void)stream;
-#endif
-    return;
-  }
-  if (in.size() == 0) return;
-  switch (variant) {
-    case Stencil3DVariant::tile_2d_halo: detail::stencil_3d_indexed<false>(exec, in, out, c0, c1); return;
-    case Stencil3DVariant::z_streaming: detail::stencil_3d_indexed<true>(exec, in, out, c0, c1); return;
-    default: break;
-  }
-  throw UnsupportedError(std::string("scratchkit::stencil_3d_7pt: variant ") + name(variant) +
-                         " is not implemented on the layer");
+  detail::require_distinct_elements(out, "stencil_3d_7pt", "out");
+  // One coefficient for all six neighbours and the same boundary rule on every axis: the stencil on
+  // column-major Views is the stencil on the row-major Views of the same memory with the axes reversed
+  // (layout_map.hpp; only the order of the neighbour sum follows the memory, see above).
+  detail::map_layouts("stencil_3d_7pt", backend, {"in", "out"}, [&](auto, const auto& i, const auto& o) {
+    detail::stencil_3d_run(exec, variant, i, o, c0, c1, backend);
+  }, in, out);
 }
 
 }  // namespace scratchkit

@@ -2,6 +2,7 @@
 /// Matrix transpose on the layer: out(c, r) = in(r, c) (native twin: src/cuda/transpose.cu).
 #pragma once
 
+#include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/kernels/variants.hpp>
@@ -183,14 +184,51 @@ inline bool transpose_variant_known(TransposeVariant v) {
   return v == TransposeVariant::naive || v == TransposeVariant::tiled || v == TransposeVariant::tiled_padded;
 }
 
+/// The row-major transpose on `backend` (after the checks and the layout mapping of scratchkit::transpose).
+template <class ExecSpace, class InView, class OutView>
+void transpose_run(const ExecSpace& exec, TransposeVariant variant, const InView& in, const OutView& out,
+                   Backend backend) {
+  using Scalar    = typename OutView::non_const_value_type;
+  constexpr int T = transpose_tile;
+  if (backend == Backend::native) {
+    void* stream = native_stream(exec, "transpose");
+    require_native_view(in, "transpose", "in");
+    require_native_view(out, "transpose", "out");
+#if SCRATCHKIT_HAS_NATIVE_CUDA
+    native::cuda::transpose(variant, static_cast<int>(in.extent(0)), static_cast<int>(in.extent(1)), in.data(),
+                            out.data(), stream);
+#else
+    (void)stream;
+#endif
+    return;
+  }
+  if (in.extent(0) == 0 || in.extent(1) == 0) return;
+  using Flat = SharedArray<Scalar, T * T>;
+  switch (variant) {
+    case TransposeVariant::naive: transpose_naive(exec, in, out); return;
+    case TransposeVariant::tiled:
+      transpose_through_tile<Flat>(exec, "scratchkit::transpose_tiled", in, out);
+      return;
+    case TransposeVariant::tiled_padded:
+      transpose_padded<typename TransposeDefaultBlocking<Scalar>::type>(exec, in, out);
+      return;
+  }
+  throw UnsupportedError(std::string("scratchkit::transpose: variant ") + name(variant) +
+                         " is not implemented on the layer");
+}
+
 }  // namespace detail
 
 /// out(c, r) = in(r, c) for a rows x cols `in` and a cols x rows `out`, on `backend`.
 ///
-/// Backend::layer runs on any Kokkos backend and takes any layouts (row-major
-/// in and out are the fast case); Backend::native runs the CUDA twin on
-/// exec's stream and needs Kokkos::Cuda and row-major contiguous CUDA Views
-/// (UnsupportedError otherwise). Throws ShapeError, naming all extents, when
+/// Backend::layer runs on any Kokkos backend and takes any layouts: in and out
+/// both row-major or both column-major (LayoutLeft: the transpose of the
+/// row-major Views of the same memory), contiguous or pitched (LayoutStride
+/// with a unit stride along the same axis), are the fast case; mixed orders
+/// run a correct general path (docs/layouts.md). Backend::native runs the
+/// CUDA twin on exec's stream and needs Kokkos::Cuda and CUDA Views both
+/// contiguous row-major or both contiguous column-major (UnsupportedError
+/// otherwise). An out whose elements overlap (LayoutStride) throws ShapeError. Throws ShapeError, naming all extents, when
 /// out is not cols x rows, and UnsupportedError when in and out overlap
 /// (no in-place transpose); both before any launch. The result is exact.
 /// Asynchronous: fence exec before reading out.
@@ -250,31 +288,12 @@ void transpose(const ExecSpace& exec, TransposeVariant variant, const InView& in
     os << "scratchkit::transpose: unknown variant " << static_cast<int>(variant);
     throw UnsupportedError(os.str());
   }
-  if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "transpose");
-    detail::require_native_view(in, "transpose", "in");
-    detail::require_native_view(out, "transpose", "out");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    native::cuda::transpose(variant, static_cast<int>(in.extent(0)), static_cast<int>(in.extent(1)), in.data(),
-                            out.data(), stream);
-#else
-    (void)stream;
-#endif
-    return;
-  }
-  if (in.extent(0) == 0 || in.extent(1) == 0) return;
-  using Flat = SharedArray<Scalar, T * T>;
-  switch (variant) {
-    case TransposeVariant::naive: detail::transpose_naive(exec, in, out); return;
-    case TransposeVariant::tiled:
-      detail::transpose_through_tile<Flat>(exec, "scratchkit::transpose_tiled", in, out);
-      return;
-    case TransposeVariant::tiled_padded:
-      detail::transpose_padded<typename detail::TransposeDefaultBlocking<Scalar>::type>(exec, in, out);
-      return;
-  }
-  throw UnsupportedError(std::string("scratchkit::transpose: variant ") + name(variant) +
-                         " is not implemented on the layer");
+  detail::require_distinct_elements(out, "transpose", "out");
+  // The transpose of column-major data is the transpose of the row-major Views of the same memory:
+  // out^T (rows x cols) = (in^T)^T with in^T cols x rows (layout_map.hpp); the result is the same.
+  detail::map_layouts("transpose", backend, {"in", "out"}, [&](auto, const auto& i, const auto& o) {
+    detail::transpose_run(exec, variant, i, o, backend);
+  }, in, out);
 }
 
 }  // namespace scratchkit

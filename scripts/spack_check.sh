@@ -133,9 +133,9 @@ for s in "${readme_specs[@]}"; do
   run "$spack" spec -I -l $s
 done
 step "specs that must be refused"
-# (the last: spack's Kokkos recipe does not build kokkos@:4.7.0 with CUDA 13)
+# (the fourth: spack's Kokkos recipe does not build kokkos@:4.7.0 with CUDA 13)
 for s in "scratchkit +cuda" "scratchkit +cuda cuda_arch=80,90" "scratchkit ~cuda +kokkos_internals_driver" \
-  "scratchkit +cuda cuda_arch=90 ^kokkos@4.6.01"; do
+  "scratchkit +cuda cuda_arch=90 ^kokkos@4.6.01" "scratchkit +shared ^kokkos~shared~pic"; do
   printf '$ spack spec %s   (must fail)\n' "$s"
   if "$spack" spec $s >"$work/refused.log" 2>&1; then
     cat "$work/refused.log"
@@ -158,7 +158,8 @@ mkdir -p "$work/env-install"
 specs=("scratchkit@main ~cuda ^${host_kokkos_spec%% *}")
 cuda_external=""
 if [ -n "$cuda_kokkos_prefix" ]; then
-  specs+=("scratchkit@main +cuda cuda_arch=90 ^${cuda_kokkos_spec%% *}")
+  # ~shared: a shared libscratchkit needs a shared or +pic Kokkos (the recipe says so).
+  specs+=("scratchkit@main +cuda cuda_arch=90 ~shared ^${cuda_kokkos_spec%% *}")
   cuda_external="      - spec: \"$cuda_kokkos_spec\"
         prefix: $cuda_kokkos_prefix"
 fi

@@ -79,6 +79,14 @@ class Scratchkit(CMakePackage, CudaPackage):
         when="+cuda",
         msg="scratchkit +cuda needs a kokkos+cuda built with +wrapper or +cmake_lang",
     )
+    # A shared libscratchkit links Kokkos: a static Kokkos must then be PIC.
+    requires(
+        "^kokkos+shared",
+        "^kokkos+pic",
+        policy="any_of",
+        when="+shared",
+        msg="scratchkit +shared needs a shared or position-independent (+pic) Kokkos; use ~shared",
+    )
     requires("^kokkos@4:", when="+kokkos_internals_driver", msg="the driver on Kokkos internals needs Kokkos 4")
 
     depends_on("mpi", when="+mpi")

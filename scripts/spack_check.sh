@@ -69,7 +69,9 @@ echo "machine: $(uname -srm), $(. /etc/os-release && echo "$PRETTY_NAME"), $(npr
 echo "python for spack: ${SPACK_PYTHON:-python3}"
 
 # ---------------------------------------------------------------- scratch configuration
-rm -rf "$SPACK_USER_CONFIG_PATH" "$SPACK_SYSTEM_CONFIG_PATH" "$work/env-install" "$work/env-yaml" "$work/test-stage"
+# A clean run: no install tree, build stage or test stage of an earlier one.
+rm -rf "$SPACK_USER_CONFIG_PATH" "$SPACK_SYSTEM_CONFIG_PATH" "$work/env-install" "$work/env-yaml" "$work/test-stage" \
+  "$work/opt" "$work/stage"
 mkdir -p "$SPACK_USER_CONFIG_PATH" "$SPACK_SYSTEM_CONFIG_PATH" "$work/mirror"
 cat >"$SPACK_USER_CONFIG_PATH/config.yaml" <<EOF
 config:
@@ -194,3 +196,5 @@ for s in "${specs[@]}"; do
 done
 run "$spack" -e "$work/env-install" test results -l
 step "done"
+# spack develop leaves a build-<arch>-<hash> link to its build stage in the checkout.
+find "$src" -maxdepth 1 -type l -name 'build-*' -lname "$work/stage/*" -print -delete

@@ -108,7 +108,8 @@ class Scratchkit(CMakePackage, CudaPackage):
         when Kokkos does not need its own (None: spack's, in a build)."""
         spec = self.spec
         args = []
-        if spec.satisfies("+cuda") or spec.satisfies("^kokkos+cuda+cmake_lang"):
+        # (a Kokkos external has no dependencies: ~cuda on it has no cuda node)
+        if "cuda" in spec and (spec.satisfies("+cuda") or spec.satisfies("^kokkos+cuda+cmake_lang")):
             args.append(self.define("CMAKE_CUDA_COMPILER", spec["cuda"].prefix.bin.nvcc))
             args.append(self.define("CUDAToolkit_ROOT", spec["cuda"].prefix))
         if spec.satisfies("+cuda"):

@@ -65,6 +65,7 @@ run() {
 step "scratchkit $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$src" diff --quiet HEAD 2>/dev/null || echo ' (+ uncommitted changes)')," \
   "spack $(git -C "$spack_root" rev-parse HEAD 2>/dev/null || echo '?')," \
   "spack-packages $(git -C "$packages_root" rev-parse HEAD 2>/dev/null || echo '?')"
+# shellcheck disable=SC1091
 echo "machine: $(uname -srm), $(. /etc/os-release && echo "$PRETTY_NAME"), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "python for spack: ${SPACK_PYTHON:-python3}"
 
@@ -132,6 +133,7 @@ readme_specs=(
   "scratchkit +cuda cuda_arch=90 +kokkos_internals_driver"
 )
 for s in "${readme_specs[@]}"; do
+  # shellcheck disable=SC2086  # a spec is several words
   run "$spack" spec -I -l $s
 done
 step "specs that must be refused"
@@ -139,6 +141,7 @@ step "specs that must be refused"
 for s in "scratchkit +cuda" "scratchkit +cuda cuda_arch=80,90" "scratchkit ~cuda +kokkos_internals_driver" \
   "scratchkit +cuda cuda_arch=90 ^kokkos@4.6.01" "scratchkit +shared ^kokkos~shared~pic"; do
   printf '$ spack spec %s   (must fail)\n' "$s"
+  # shellcheck disable=SC2086  # a spec is several words
   if "$spack" spec $s >"$work/refused.log" 2>&1; then
     cat "$work/refused.log"
     echo "spack_check: '$s' concretized" >&2

@@ -3,13 +3,17 @@
 # Finding Kokkos for scratchkit and for projects that use the installed
 # scratchkit (this file is installed beside scratchkitConfig.cmake).
 #
-#  scratchkit_find_kokkos()
-#    find_package(Kokkos) and repair what some installs get wrong; sets, in
-#    the caller's scope:
+#  scratchkit_find_kokkos([FIND_DEPENDENCY])
+#    find_package(Kokkos) (find_dependency from a package config) and repair
+#    what some installs get wrong; sets, in the caller's scope:
 #      scratchkit_KOKKOS_BACKENDS   e.g. "SERIAL;CUDA"
 #      scratchkit_KOKKOS_LANGUAGE   CXX, or CUDA/HIP when Kokkos was built with
 #                                   Kokkos_ENABLE_COMPILE_AS_CMAKE_LANGUAGE
 #      scratchkit_KOKKOS_INCLUDE_FIX  the include dir added, or "no"
+#
+#  scratchkit_find_cuda_toolkit([<find_package args>...])
+#    find_package(CUDAToolkit ...) that also works with CMake 3.25 (Debian
+#    12's 3.25.1) and CUDA 13 (see _scratchkit_cuda13_nvtx_begin).
 #
 #  scratchkit_kokkos_sources(<src>...)
 #    Marks sources that include Kokkos so that they compile with the language
@@ -20,9 +24,48 @@
 
 include_guard(GLOBAL)
 
+# CMake 3.25's FindCUDAToolkit (Debian 12's stock 3.25.1-1 at least) marks
+# CUDA::nvToolsExt deprecated, for projects that require CMake >= 3.25,
+# without checking that the target exists; CUDA 13 ships no nvToolsExt
+# library, so find_package(CUDAToolkit) stops with "set_property could not
+# find TARGET CUDA::nvToolsExt" (later CMake checks first). A CUDA Kokkos' package
+# config calls it too. Around those calls the minimum version that module
+# reads is lowered to 3.24: its only effect there is that deprecation mark
+# (scratchkit uses neither nvToolsExt nor nvtx3); policies are not touched.
+macro(_scratchkit_cuda13_nvtx_begin)
+  set(_scratchkit_saved_min_required "${CMAKE_MINIMUM_REQUIRED_VERSION}")
+  if(CMAKE_VERSION VERSION_LESS 3.26 AND CMAKE_MINIMUM_REQUIRED_VERSION VERSION_GREATER_EQUAL 3.25
+     AND NOT TARGET CUDA::nvToolsExt)
+    set(CMAKE_MINIMUM_REQUIRED_VERSION 3.24)
+  endif()
+endmacro()
+macro(_scratchkit_cuda13_nvtx_end)
+  set(CMAKE_MINIMUM_REQUIRED_VERSION "${_scratchkit_saved_min_required}")
+  unset(_scratchkit_saved_min_required)
+endmacro()
+
+macro(scratchkit_find_cuda_toolkit)
+  _scratchkit_cuda13_nvtx_begin()
+  find_package(CUDAToolkit ${ARGN})
+  _scratchkit_cuda13_nvtx_end()
+endmacro()
+
 macro(scratchkit_find_kokkos)
   if(NOT TARGET Kokkos::kokkos)
-    find_package(Kokkos REQUIRED)
+    # Kokkos supports no C++ extensions; its package config warns and forces
+    # CMAKE_CXX_EXTENSIONS off unless the project says so first. Say so for a
+    # project that has no opinion (one that asks for extensions still gets
+    # Kokkos' warning).
+    if(NOT DEFINED CMAKE_CXX_EXTENSIONS)
+      set(CMAKE_CXX_EXTENSIONS OFF)
+    endif()
+    _scratchkit_cuda13_nvtx_begin()
+    if("${ARGN}" STREQUAL "FIND_DEPENDENCY")
+      find_dependency(Kokkos)
+    else()
+      find_package(Kokkos REQUIRED)
+    endif()
+    _scratchkit_cuda13_nvtx_end()
   endif()
   _scratchkit_fix_kokkos_includes()
 

@@ -91,6 +91,12 @@ if [ "$mode" = main ]; then
   results="${RESULTS_DIR:-$dir/results}"
   mkdir -p "$results"
   say "comparison on the default backend (progress on stderr; results in $results)"
+  if dpkg-query -W -f='${Status}' libbenchmark1debian 2>/dev/null | grep -q "install ok installed"; then
+    # Google Benchmark prints this from its own library: Debian builds libbenchmark without
+    # NDEBUG. It does not describe scratchkit, which is built as CMAKE_BUILD_TYPE=Release.
+    echo "note: '***WARNING*** Library was built as DEBUG' below is about Debian's Google Benchmark" \
+         "library (libbenchmark1debian), not scratchkit (a Release build)"
+  fi
   # shellcheck disable=SC2086
   "$dir/perf/scratchkit-bench" ${SCRATCHKIT_BENCH_ARGS:-} \
     --benchmark_out="$results/bench.json" --benchmark_out_format=json >"$results/bench.txt"
@@ -102,9 +108,18 @@ if [ "$mode" = main ]; then
   "$py" "$src/perf/report.py" "$results/bench.json" --out "$results" --plots --require-pass
 else
   dir="${BUILD_DIR:-$src/build-test}"
-  # The suite runs with scratch bounds checks on, and with the MPI mode (a 2-rank test).
+  # The suite runs with scratch bounds checks on, with the MPI mode (a 2-rank test), and on a
+  # shared library (the install test installs it and runs consumers on it). Where nvcc is
+  # found, the native CUDA kernels are built too, whatever Kokkos has: they compile and link
+  # without a GPU (their tests then report Skipped), which keeps CI checking them.
+  cuda=()
+  if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || [ -n "${CUDACXX:-}" ]; then
+    cuda=(-DSCRATCHKIT_ENABLE_CUDA=ON)
+  else
+    echo "quickstart: no nvcc (PATH, /usr/local/cuda/bin, CUDACXX): the native CUDA kernels are not built"
+  fi
   configure_and_build "$dir" -DSCRATCHKIT_ENABLE_TESTS=ON -DSCRATCHKIT_ENABLE_BOUNDS_CHECK=ON \
-    -DSCRATCHKIT_ENABLE_MPI=ON
+    -DSCRATCHKIT_ENABLE_MPI=ON -DBUILD_SHARED_LIBS=ON "${cuda[@]}"
   say "test suite"
   ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 fi

@@ -16,45 +16,117 @@ class Scratchkit(CMakePackage, CudaPackage):
     cross-checked, and a harness that compares them with cuBLAS, CUB and the
     hardware limits."""
 
-    # Sites point `git` at their mirror of the project, or use
-    # `spack develop scratchkit@0.1.0 path=<checkout>` (see spack.yaml).
-    maintainers("scratchkit")
+    # The repository is not published yet: the address below is where it is to
+    # be published. Until then (or for a site's own mirror) point spack at a
+    # clone in packages.yaml,
+    #   packages: {scratchkit: {package_attributes: {git: "file:///path/to/scratchkit"}}}
+    # or build a checkout with `spack develop -p <checkout> scratchkit@main`.
+    homepage = "https://github.com/scratchkit/scratchkit"
+    git = "https://github.com/scratchkit/scratchkit.git"
+
     license("BSD-3-Clause")
 
     version("main", branch="main")
-    version("0.1.0")
 
-    # --- variants (each maps to one SCRATCHKIT_ENABLE_* CMake option) ---------
-    # `cuda` and `cuda_arch` come from CudaPackage.
+    # --- variants (each maps to one CMake option) ----------------------------
+    # `cuda` comes from CudaPackage. `cuda_arch` is redeclared single-valued, as
+    # Kokkos' recipe does: Kokkos is built for one architecture, so scratchkit
+    # takes exactly one as well.
+    variant(
+        "cuda_arch",
+        description="CUDA architecture (exactly one, the one Kokkos is built for)",
+        values=("none",) + CudaPackage.cuda_arch_values,
+        default="none",
+        multi=False,
+        sticky=True,
+        when="+cuda",
+    )
+    conflicts("cuda_arch=none", when="+cuda", msg="scratchkit +cuda needs a cuda_arch (e.g. cuda_arch=90)")
+
+    variant("shared", default=True, description="Build a shared library (BUILD_SHARED_LIBS)")
     variant("mpi", default=False, description="MPI mode of the perf harness (one rank per GPU)")
     variant("benchmarks", default=False, description="Build the comparison / benchmark programs (perf/)")
     variant("tests", default=False, description="Build the Catch2 test suite")
     variant("bounds_check", default=False, description="Check every scratch access at run time")
+    variant(
+        "kokkos_internals_driver",
+        default=False,
+        when="+cuda",
+        description="Launch level-0 block kernels through scratchkit's driver on Kokkos internals "
+        "(SCRATCHKIT_KOKKOS_CUDA_DRIVER; a configure-time probe must accept the Kokkos in use)",
+    )
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.25:", type="build")
 
+    # Tested with Kokkos 3.4.01 (Serial, Debian's libtrilinos-kokkos-dev) and
+    # 4.6.01 (CUDA 13.0, built with Kokkos_ENABLE_COMPILE_AS_CMAKE_LANGUAGE);
+    # the code also builds as C++20, which Kokkos 5 needs. A Kokkos that spack
+    # builds with CUDA 13 is 4.7.01 or newer: Kokkos' own recipe refuses
+    # kokkos@:4.7.0 with ^cuda@13.
     depends_on("kokkos@3.4:5")
     # The layer runs on whatever Kokkos backend is there; +cuda builds the
-    # native kernels and needs a Kokkos with CUDA for the same (single) arch.
-    with when("+cuda"):
-        depends_on("kokkos+cuda+wrapper")
-        for _arch in CudaPackage.cuda_arch_values:
-            depends_on(f"kokkos cuda_arch={_arch}", when=f"cuda_arch={_arch}")
-    conflicts("+cuda cuda_arch=none", msg="scratchkit +cuda needs a cuda_arch (e.g. cuda_arch=90)")
-    # Kokkos is built for one architecture: scratchkit takes exactly one as well.
-    for _i, _a in enumerate(CudaPackage.cuda_arch_values):
-        for _b in CudaPackage.cuda_arch_values[_i + 1 :]:
-            conflicts(f"cuda_arch={_a},{_b}", msg="scratchkit (like Kokkos) supports one cuda_arch at a time")
+    # native kernels and needs a Kokkos with CUDA for the same arch (built with
+    # nvcc_wrapper, +wrapper, or as CMake's CUDA language, +cmake_lang).
+    for _arch in CudaPackage.cuda_arch_values:
+        depends_on(f"kokkos+cuda cuda_arch={_arch}", when=f"+cuda cuda_arch={_arch}")
+    # Kokkos' recipe builds +cuda only with nvcc_wrapper or as CMake's CUDA
+    # language (or with clang); say so at concretization, not at its build.
+    requires(
+        "^kokkos+wrapper",
+        "^kokkos+cmake_lang",
+        policy="any_of",
+        when="+cuda",
+        msg="scratchkit +cuda needs a kokkos+cuda built with +wrapper or +cmake_lang",
+    )
+    # A shared libscratchkit links Kokkos: a static Kokkos must then be PIC.
+    requires(
+        "^kokkos+shared",
+        "^kokkos+pic",
+        policy="any_of",
+        when="+shared",
+        msg="scratchkit +shared needs a shared or position-independent (+pic) Kokkos; use ~shared",
+    )
+    requires("^kokkos@4:", when="+kokkos_internals_driver", msg="the driver on Kokkos internals needs Kokkos 4")
 
     depends_on("mpi", when="+mpi")
     depends_on("benchmark", when="+benchmarks")
     depends_on("catch2@3:", when="+tests")
 
-    def cmake_args(self):
+    # The stand-alone tests compile the examples with spack's compiler.
+    test_requires_compiler = True
+
+    def _kokkos_cxx(self):
+        """The C++ compiler Kokkos' sources need: nvcc_wrapper for a
+        kokkos+cuda+wrapper, otherwise none beyond the package's own."""
+        if self.spec.satisfies("^kokkos+cuda+wrapper"):
+            return self["kokkos"].kokkos_cxx
+        return None
+
+    def _cuda_args(self, cxx):
+        """CMake arguments for CUDA and Kokkos' compiler; cxx: the C++ compiler
+        when Kokkos does not need its own (None: spack's, in a build)."""
         spec = self.spec
+        args = []
+        # (a Kokkos external has no dependencies: ~cuda on it has no cuda node)
+        if "cuda" in spec and (spec.satisfies("+cuda") or spec.satisfies("^kokkos+cuda+cmake_lang")):
+            args.append(self.define("CMAKE_CUDA_COMPILER", spec["cuda"].prefix.bin.nvcc))
+            args.append(self.define("CUDAToolkit_ROOT", spec["cuda"].prefix))
+        if spec.satisfies("+cuda"):
+            args.append(self.define("CMAKE_CUDA_ARCHITECTURES", spec.variants["cuda_arch"].value))
+        elif spec.satisfies("^kokkos+cuda"):
+            args.append(self.define("CMAKE_CUDA_ARCHITECTURES", spec["kokkos"].variants["cuda_arch"].value))
+        if self._kokkos_cxx() or cxx:
+            args.append(self.define("CMAKE_CXX_COMPILER", self._kokkos_cxx() or cxx))
+        if "cxxstd" in spec["kokkos"].variants:
+            # scratchkit is C++17 and C++20; Kokkos 5 needs 20.
+            args.append(self.define("CMAKE_CXX_STANDARD", spec["kokkos"].variants["cxxstd"].value))
+        return args
+
+    def cmake_args(self):
         args = [
-            self.define("Kokkos_ROOT", spec["kokkos"].prefix),
+            self.define("Kokkos_ROOT", self["kokkos"].prefix),
+            self.define_from_variant("BUILD_SHARED_LIBS", "shared"),
             self.define_from_variant("SCRATCHKIT_ENABLE_CUDA", "cuda"),
             self.define_from_variant("SCRATCHKIT_ENABLE_MPI", "mpi"),
             self.define_from_variant("SCRATCHKIT_ENABLE_PERF", "benchmarks"),
@@ -65,40 +137,55 @@ class Scratchkit(CMakePackage, CudaPackage):
             self.define("SCRATCHKIT_ENABLE_INSTALL_TEST", False),
             self.define("SCRATCHKIT_ENABLE_EXAMPLES", False),
         ]
-        if spec.satisfies("+cuda"):
-            args.append(self.define("CMAKE_CUDA_ARCHITECTURES", spec.variants["cuda_arch"].value[0]))
-        if spec.satisfies("^kokkos+cuda"):
-            # A Kokkos built with nvcc_wrapper compiles Kokkos sources through it.
-            args.append(self.define("CMAKE_CXX_COMPILER", spec["kokkos"].kokkos_cxx))
-        return args
-
-    # --- install-time test: build and run the consumer example against the prefix
-    @run_after("install")
-    def cache_consumer(self):
-        cache_extra_test_sources(self, [join_path("examples", "consumer"), join_path("examples", "heat3d")])
-
-    def _build_example(self, name):
-        src = join_path(self.test_suite.current_test_cache_dir, "examples", name)
-        build = join_path(os.getcwd(), f"{name}-build")
-        cmake = which(self.spec["cmake"].prefix.bin.cmake)
-        args = [
-            "-S", src, "-B", build,
-            f"-DCMAKE_PREFIX_PATH={self.prefix};{self.spec['kokkos'].prefix}",
-        ]
         if self.spec.satisfies("+cuda"):
-            args.append(f"-DCMAKE_CUDA_ARCHITECTURES={self.spec.variants['cuda_arch'].value[0]}")
-        if self.spec.satisfies("^kokkos+cuda"):
-            args.append(f"-DCMAKE_CXX_COMPILER={self.spec['kokkos'].kokkos_cxx}")
+            args.append(self.define_from_variant("SCRATCHKIT_KOKKOS_CUDA_DRIVER", "kokkos_internals_driver"))
+        else:
+            args.append(self.define("SCRATCHKIT_KOKKOS_CUDA_DRIVER", False))
+        return args + self._cuda_args(cxx=None)
+
+    # --- stand-alone tests: build the examples against the prefix and run them
+    examples = ("consumer", "heat3d")
+
+    @run_after("install")
+    def cache_examples(self):
+        cache_extra_test_sources(self, [join_path("examples", name) for name in self.examples])
+
+    def _gpu_present(self):
+        return os.path.isdir("/proc/driver/nvidia/gpus") and bool(os.listdir("/proc/driver/nvidia/gpus"))
+
+    def _example(self, name):
+        """Builds examples/<name> with find_package(scratchkit) (once per test
+        stage) and returns its executable."""
+        exe = join_path(os.getcwd(), f"{name}-build", name)
+        if os.path.exists(exe):
+            return which(exe, required=True)
+        src = join_path(self.test_suite.current_test_cache_dir, "examples", name)
+        cmake = which(self.spec["cmake"].prefix.bin.cmake, required=True)
+        args = [
+            "-S",
+            src,
+            "-B",
+            f"{name}-build",
+            self.define("CMAKE_PREFIX_PATH", f"{self.prefix};{self['kokkos'].prefix}"),
+        ]
+        # spack's compiler (a cxx dependency; test_requires_compiler), not a c++ on PATH
+        args += self._cuda_args(cxx=self["cxx"].cxx)
         cmake(*args)
-        cmake("--build", build)
-        return which(join_path(build, name))
+        cmake("--build", f"{name}-build")
+        return which(exe, required=True)
+
+    def _run(self, name, *argv):
+        exe = self._example(name)
+        if self.spec.satisfies("^kokkos+cuda") and not self._gpu_present():
+            raise SkipTest(f"{name} built against the installed prefix; not run: no NVIDIA GPU here")
+        return exe(*argv, output=str.split, error=str.split)
 
     def test_consumer(self):
         """build examples/consumer with find_package(scratchkit) and run it"""
-        out = self._build_example("consumer")(output=str.split, error=str.split)
+        out = self._run("consumer")
         assert "consumer: tiled GEMM" in out and "OK" in out, out
 
     def test_heat3d(self):
         """build examples/heat3d with find_package(scratchkit); check the analytic decay"""
-        out = self._build_example("heat3d")("48", "300", "0.1", output=str.split, error=str.split)
+        out = self._run("heat3d", "48", "300", "0.1")
         assert out.strip().endswith("OK"), out

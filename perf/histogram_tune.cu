@@ -273,7 +273,7 @@ int main(int argc, char** argv) {
     std::vector<Candidate> cs = {
         make_cub(p),
         make<sk::HistogramDefaultBlocking>(p),
-        make<HistogramBlocking<256, 2, 8, 8>>(p, 0, false, " (session 4)"),
+        make<HistogramBlocking<256, 2, 8, 8>>(p, 0, false, " (before 7f86b46)"),
         make<sk::HistogramDefaultBlocking>(p, 0, true),
         // grid: fewer blocks per SM than the bound
         make<HistogramBlocking<256, 2, 8, 8>>(p, 6),
@@ -334,7 +334,7 @@ int main(int argc, char** argv) {
     std::vector<Candidate> cs = {
         make_cub(p),
         make<sk::HistogramLargeBlocking>(p),
-        make<HistogramBlocking<256, 2, 8, 1>>(p, 0, false, " (session 4)"),
+        make<HistogramBlocking<256, 2, 8, 1>>(p, 0, false, " (before 7f86b46)"),
         make<sk::HistogramLargeBlocking>(p, 0, true),
         make<HistogramBlocking<256, 4, 8, 1>>(p),
         make<HistogramBlocking<512, 2, 4, 1>>(p),

@@ -150,8 +150,12 @@ TEST_CASE("1-D stencil rejects bad shapes and oversized radii", "[stencil_1d][ba
   // A radius whose tile cannot fit in level-0 scratch is refused with the numbers.
   View wbig("w", 2 * 20000 + 1);
   for (auto v : {Stencil1DVariant::halo_tile, Stencil1DVariant::vectorized}) {
+    CHECK_THROWS_AS(stencil_1d(Exec(), v, in, wbig, out2), LaunchError);
+    // ... naming the kernel, the radius and the numbers.
     CHECK_THROWS_WITH(stencil_1d(Exec(), v, in, wbig, out2),
-                      Catch::Matchers::ContainsSubstring("bytes available per team"));
+                      Catch::Matchers::ContainsSubstring("bytes available per team") &&
+                          Catch::Matchers::ContainsSubstring("radius 20000") &&
+                          Catch::Matchers::ContainsSubstring("kernel 'scratchkit::stencil_1d_"));
     CHECK_THROWS_WITH(stencil_1d(Exec(), v, in, w, out), Catch::Matchers::ContainsSubstring("in has 100, out 99, w 3"));
   }
 }

@@ -467,8 +467,8 @@ LaunchPlan plan_launch(const LaunchParams& p) {
     if (p.scratch_fallback() == ScratchFallback::level1)
       err << " and level-1 scratch " << plan.level1_max << " bytes";
     else
-      err << " (LaunchParams::fallback(ScratchFallback::level1) allows level-1 scratch, up to "
-          << plan.level1_max << " bytes)";
+      err << " (a kernel written on the layer may allow level-1 scratch, up to " << plan.level1_max
+          << " bytes, with LaunchParams::fallback(ScratchFallback::level1))";
     throw LaunchError(err.str());
   }
   return plan;
@@ -491,7 +491,13 @@ bool fits_level0(const LaunchParams& p) {
 /// `launch<LaunchBounds<256, 2>>(exec, label, params, body)`.
 template <class Bounds = NoLaunchBounds, class ExecSpace, class F>
 void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const F& body) {
-  LaunchPlan plan = plan_launch<ExecSpace, Bounds>(p);
+  LaunchPlan plan;
+  try {
+    plan = plan_launch<ExecSpace, Bounds>(p);
+  } catch (const LaunchError& e) {
+    // plan_launch knows no label: name the kernel, as every other launch error does.
+    throw LaunchError(std::string("scratchkit: kernel '") + label + "': " + e.what());
+  }
   if (Bounds::max_threads > 0 && plan.logical_threads > static_cast<long long>(Bounds::max_threads)) {
     std::ostringstream err;
     err << "scratchkit: cannot launch '" << label << "': block of " << plan.logical_threads << " threads "

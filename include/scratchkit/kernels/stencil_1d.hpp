@@ -309,15 +309,24 @@ void stencil_1d(const ExecSpace& exec, Stencil1DVariant variant, const InView& i
 #endif
     return;
   }
-  switch (variant) {
-    case Stencil1DVariant::halo_tile: detail::stencil_1d_halo_tile(exec, in, w, out); return;
-    case Stencil1DVariant::vectorized:
-      if constexpr (16 % sizeof(typename OutView::non_const_value_type) == 0) {
-        detail::stencil_1d_vectorized(exec, in, w, out);
-        return;
-      }
-      break;
-    default: break;
+  try {
+    switch (variant) {
+      case Stencil1DVariant::halo_tile: detail::stencil_1d_halo_tile(exec, in, w, out); return;
+      case Stencil1DVariant::vectorized:
+        if constexpr (16 % sizeof(typename OutView::non_const_value_type) == 0) {
+          detail::stencil_1d_vectorized(exec, in, w, out);
+          return;
+        }
+        break;
+      default: break;
+    }
+  } catch (const LaunchError& e) {
+    // The block's scratch holds a tile of 256 + 2R values and the 2R + 1 weights:
+    // a radius too large for this launch path's level 0 ends here, named.
+    std::ostringstream os;
+    os << "scratchkit::stencil_1d (" << name(variant) << "): radius " << (w.extent(0) - 1) / 2
+       << " does not fit this backend's block scratch: " << e.what();
+    throw LaunchError(os.str());
   }
   throw UnsupportedError(std::string("scratchkit::stencil_1d: variant ") + name(variant) +
                          " is not implemented on the layer");

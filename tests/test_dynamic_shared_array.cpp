@@ -108,3 +108,42 @@ TEST_CASE("A partition past the pool is rejected before launch", "[layer][dynami
                     Catch::Matchers::ContainsSubstring("[400, 480)") &&
                         Catch::Matchers::ContainsSubstring("400 bytes"));
 }
+
+TEMPLATE_LIST_TEST_CASE("Typed partitions: one handle carries offset, type and count", "[layer][dynamic_shared_array]",
+                        test::Spaces) {
+  using Exec = TestType;
+  using B    = Block<Exec>;
+  const int nthreads = 96, grid = 3;
+  DynamicLayout l;
+  const auto ints    = l.partition<int>(nthreads + 5);
+  const auto doubles = l.partition<double>(7);
+  CHECK(ints.offset == 0);
+  CHECK(ints.count == static_cast<std::size_t>(nthreads + 5));
+  CHECK(doubles.offset == detail::round_up((nthreads + 5) * sizeof(int), 16));
+  // Sizing the pool from the layout is enough: no separate require().
+  const auto p = LaunchParams(Dim3(grid), Dim3(nthreads)).shared_mem_bytes(l);
+  CHECK(p.has_required_layout());
+  Kokkos::View<int*, typename Exec::memory_space> out("out", grid);
+  launch(Exec(), "test::typed_partitions", p, KOKKOS_LAMBDA(const B& b) {
+    auto is = ints.get(b);
+    auto ds = doubles.get(b);
+    b.threads([&](const Thread& t) {
+      is[t.rank] = t.rank + b.block_rank();
+      if (t.rank < 7) ds[t.rank] = 0.5 * t.rank;
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      int bad = (is.size() != ints.count || ds.size() != 7) ? 1 : 0;
+      const int o = nthreads - 1 - t.rank;
+      bad += is[o] != o + b.block_rank() ? 1 : 0;
+      if (t.rank < 7) bad += ds[6 - t.rank] != 0.5 * (6 - t.rank) ? 1 : 0;
+      if (bad) Kokkos::atomic_add(&out(b.block_rank()), 1);
+    });
+  });
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  for (int i = 0; i < grid; ++i) CHECK(h(i) == 0);
+  // A pool resized below the layout afterwards is refused before the launch.
+  auto small = LaunchParams(Dim3(1), Dim3(32)).shared_mem_bytes(l);
+  small.shared_mem_bytes(std::size_t(64));
+  CHECK_THROWS_AS(plan_launch<Exec>(small), LaunchError);
+}

@@ -86,10 +86,40 @@ struct DynamicSharedArray {
   }
 };
 
+/// A typed partition of the dynamic pool, from DynamicLayout::partition<T>(count):
+/// one handle carries the partition's offset, element type and count, so the
+/// kernel takes it with `part.get(b)` instead of repeating them.
+/// \code
+/// scratchkit::DynamicLayout layout;
+/// const auto tile = layout.partition<float>(block_threads + 2 * R);
+/// const auto w    = layout.partition<float>(2 * R + 1);
+/// auto params = scratchkit::LaunchParams(grid, block_threads).shared_mem_bytes(layout);  // sized and checked
+/// ... KOKKOS_LAMBDA(const Block& b) {
+///   auto t  = tile.get(b);   // SharedSpan<float> of block_threads + 2R elements
+///   auto ws = w.get(b);
+/// }
+/// \endcode
+template <class T, std::size_t Align = 16>
+struct SharedPartition {
+  std::size_t offset = 0;  ///< bytes from the start of the pool (a multiple of Align)
+  std::size_t count  = 0;  ///< elements of T
+  template <class BlockT>
+  KOKKOS_INLINE_FUNCTION SharedSpan<T> get(const BlockT& block) const {
+    return DynamicSharedArray<T, Align>::offset(block, offset, count);
+  }
+};
+
 /// Host-side plan of the partitions of a dynamic pool: each `add` returns the
-/// partition's byte offset (aligned to `align`), `bytes()` the pool size.
+/// partition's byte offset (aligned to `align`), `partition` a typed handle,
+/// `bytes()` the pool size. LaunchParams::shared_mem_bytes(layout) sizes the
+/// pool from it and checks every partition before the launch.
 class DynamicLayout {
  public:
+  /// Appends `count` elements of T aligned to 16 bytes; returns the typed handle.
+  template <class T>
+  SharedPartition<T> partition(std::size_t count) {
+    return SharedPartition<T>{add<T>(count, 16), count};
+  }
   /// Appends `count` elements of T aligned to `align` bytes; returns their byte offset.
   template <class T>
   std::size_t add(std::size_t count, std::size_t align = 16) {

@@ -95,9 +95,11 @@ class LaunchParams {
     m_dynamic = bytes;
     return *this;
   }
-  /// Sizes the dynamic pool from a layout of partitions.
+  /// Sizes the dynamic pool from a layout of partitions, and checks them
+  /// against the pool at launch (as `require(layout)`).
   LaunchParams& shared_mem_bytes(const DynamicLayout& layout) {
     m_dynamic = layout.bytes();
+    m_layout  = layout;
     return *this;
   }
   /// Checks (at launch, before it) that the layout's partitions fit in the pool.

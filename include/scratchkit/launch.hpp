@@ -506,7 +506,10 @@ void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, con
         << detail::dim_str(p.block()) << " is over its launch bounds of " << Bounds::max_threads << " threads";
     throw LaunchError(err.str());
   }
-  if (plan.league_size == 0) return;  // an empty grid is a valid no-op, as in CUDA
+  // An empty grid launches nothing. CUDA rejects a zero grid; the layer
+  // accepts it so that a kernel over an empty input needs no special case
+  // (plan_launch has still checked the block shape and the scratch).
+  if (plan.league_size == 0) return;
   if (plan.scratch_level == 0)
     detail::launch_at_level<Bounds, 0>(exec, label, p, plan, body);
   else

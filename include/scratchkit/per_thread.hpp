@@ -4,6 +4,8 @@
 
 #include <scratchkit/block.hpp>
 
+#include <cstdio>
+
 namespace scratchkit {
 
 /// A value of T for each logical thread of the block, kept across barriers.
@@ -26,8 +28,19 @@ class PerThread {
 
   KOKKOS_INLINE_FUNCTION explicit PerThread(const BlockT& block) {
     if constexpr (!in_register) {
-      if (block.num_threads() > MaxThreads)
+      if (block.num_threads() > MaxThreads) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+        // Host backends only (in_register is false): name the numbers.
+        char msg[160];
+        std::snprintf(msg, sizeof msg,
+                      "scratchkit: PerThread<T, Block, MaxThreads = %d> in a block of %d threads: raise MaxThreads "
+                      "(or leave it at its default, 1024)",
+                      MaxThreads, block.num_threads());
+        SCRATCHKIT_ABORT(msg);
+#else
         SCRATCHKIT_ABORT("scratchkit: PerThread<T, Block, MaxThreads>: the block has more threads than MaxThreads");
+#endif
+      }
     } else {
       (void)block;
     }

@@ -116,3 +116,42 @@ TEMPLATE_LIST_TEST_CASE("SharedArray is shared by the block's threads", "[layer]
       }
   }
 }
+
+TEMPLATE_LIST_TEST_CASE("SharedArrays: declared once, planned and constructed in one order", "[layer][shared_array]",
+                        test::Spaces) {
+  using Exec   = TestType;
+  using B      = Block<Exec>;
+  using Shared = SharedArrays<SharedArray<char, 3>, SharedArray<float, 5, 128>, SharedArray<double, 64>>;
+  const auto p = LaunchParams(Dim3(4), Dim3(64)).uses<Shared>();
+  // The same plan as listing the arrays one by one: 3 chars, padding to 128, 5 floats, padding to 16, 64 doubles.
+  CHECK(p.static_bytes() == LaunchParams(Dim3(4), Dim3(64))
+                                .uses<SharedArray<char, 3>, SharedArray<float, 5, 128>, SharedArray<double, 64>>()
+                                .static_bytes());
+  CHECK(p.static_bytes() == 128 + 32 + 64 * 8);
+  Kokkos::View<int*, typename Exec::memory_space> out("out", 4);
+  launch(Exec(), "test::shared_arrays", p, KOKKOS_LAMBDA(const B& b) {
+    Shared s(b);
+    // C++17 lambdas cannot capture structured bindings (C++20 can): references.
+    auto& c = s.template get<0>();
+    auto& f = s.template get<1>();
+    auto& d = s.template get<2>();
+    b.threads([&](const Thread& t) {
+      d[t.rank] = t.rank + 0.5;
+      if (t.rank < 5) f[t.rank] = 2.0f * t.rank;
+      if (t.rank < 3) c[t.rank] = static_cast<char>('a' + t.rank);
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      const int o = 63 - t.rank;
+      int bad     = d[o] != o + 0.5 ? 1 : 0;
+      if (t.rank < 5) bad += f[4 - t.rank] != 2.0f * (4 - t.rank) ? 1 : 0;
+      if (t.rank < 3) bad += s.template get<0>()[2 - t.rank] != static_cast<char>('a' + 2 - t.rank) ? 1 : 0;
+      // Placement: the float array 128-aligned, the doubles after it.
+      bad += reinterpret_cast<std::uintptr_t>(f.data()) % 128 != 0 ? 1 : 0;
+      bad += reinterpret_cast<const char*>(d.data()) < reinterpret_cast<const char*>(f.data() + 5) ? 1 : 0;
+      if (bad) Kokkos::atomic_add(&out(b.block_rank()), 1);
+    });
+  });
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  for (int i = 0; i < 4; ++i) CHECK(h(i) == 0);
+}

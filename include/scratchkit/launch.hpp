@@ -6,6 +6,7 @@
 #include <scratchkit/detail/cuda_block_launch.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/errors.hpp>
+#include <scratchkit/shared_array.hpp>
 
 #include <climits>
 #include <sstream>
@@ -73,12 +74,25 @@ class LaunchParams {
  public:
   LaunchParams(Dim3 grid, Dim3 block) : m_grid(grid), m_block(block) {}
 
-  /// Plans the static arrays, in the order the kernel constructs them.
+  /// Plans the static arrays, in the order the kernel constructs them; a
+  /// SharedArrays<...> group plans each of its arrays in its order.
   template <class... Arrays>
   LaunchParams& uses() {
-    (add_static(Arrays::shmem_size(), Arrays::shmem_align()), ...);
+    (add_uses(static_cast<Arrays*>(nullptr)), ...);
     return *this;
   }
+  // uses<>'s one array, or each array of a SharedArrays group in its order.
+ private:
+  template <class A>
+  void add_uses(A*) {
+    add_static(A::shmem_size(), A::shmem_align());
+  }
+  template <class... Arrays>
+  void add_uses(SharedArrays<Arrays...>*) {
+    (add_uses(static_cast<Arrays*>(nullptr)), ...);
+  }
+
+ public:
   /// Adds `bytes` of static scratch aligned to `align` (for arrays whose type is not at hand).
   LaunchParams& add_static(std::size_t bytes, std::size_t align) {
     if (!detail::is_pow2(align) || align > detail::base_alignment) {

@@ -4,6 +4,11 @@
 
 #include <scratchkit/block.hpp>
 
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
 namespace scratchkit {
 
 /// Tag: the contents of a scratch array start uninitialised, as in CUDA.
@@ -62,4 +67,61 @@ class SharedArray {
   T* m_data;
 };
 
+namespace detail {
+template <std::size_t I, class A>
+struct SharedLeaf {
+  A value;
+  template <class BlockT>
+  KOKKOS_INLINE_FUNCTION explicit SharedLeaf(const BlockT& block) : value(block) {}
+};
+template <class Seq, class... Arrays>
+struct SharedLeaves;
+template <std::size_t... Is, class... Arrays>
+struct SharedLeaves<std::index_sequence<Is...>, Arrays...> : SharedLeaf<Is, Arrays>... {
+  // Base classes are constructed in the order they are listed: the arrays
+  // take the static region in the order of Arrays..., the order uses<> plans.
+  template <class BlockT>
+  KOKKOS_INLINE_FUNCTION explicit SharedLeaves(const BlockT& block) : SharedLeaf<Is, Arrays>(block)... {}
+};
+}  // namespace detail
+
+/// Several static scratch arrays declared once: the same type plans the
+/// launch (`LaunchParams::uses<Shared>()`) and constructs them in the kernel,
+/// in that order, so an array cannot be missing from the plan or taken in
+/// another order.
+/// \code
+/// using Shared = scratchkit::SharedArrays<scratchkit::SharedArray<float, 256>, scratchkit::SharedArray<int, 32>>;
+/// auto params = scratchkit::LaunchParams(grid, 256).uses<Shared>();
+/// ... KOKKOS_LAMBDA(const Block& b) {
+///   Shared s(b);
+///   auto& tile   = s.get<0>();  // in C++20 also: auto& [tile, counts] = s;
+///   auto& counts = s.get<1>();  // (C++17 lambdas cannot capture structured bindings)
+/// }
+/// \endcode
+template <class... Arrays>
+struct SharedArrays : detail::SharedLeaves<std::index_sequence_for<Arrays...>, Arrays...> {
+  static_assert(sizeof...(Arrays) > 0, "SharedArrays: at least one array");
+  static constexpr bool is_shared_array_group = true;
+  template <class BlockT>
+  KOKKOS_INLINE_FUNCTION explicit SharedArrays(const BlockT& block)
+      : detail::SharedLeaves<std::index_sequence_for<Arrays...>, Arrays...>(block) {}
+  /// The I-th array, in the order listed.
+  template <std::size_t I>
+  KOKKOS_INLINE_FUNCTION auto& get() {
+    return static_cast<detail::SharedLeaf<I, std::tuple_element_t<I, std::tuple<Arrays...>>>&>(*this).value;
+  }
+  template <std::size_t I>
+  KOKKOS_INLINE_FUNCTION const auto& get() const {
+    return static_cast<const detail::SharedLeaf<I, std::tuple_element_t<I, std::tuple<Arrays...>>>&>(*this).value;
+  }
+};
+
 }  // namespace scratchkit
+
+// Structured bindings for SharedArrays (auto& [a, b] = shared;).
+template <class... Arrays>
+struct std::tuple_size<scratchkit::SharedArrays<Arrays...>> : std::integral_constant<std::size_t, sizeof...(Arrays)> {};
+template <std::size_t I, class... Arrays>
+struct std::tuple_element<I, scratchkit::SharedArrays<Arrays...>> {
+  using type = std::tuple_element_t<I, std::tuple<Arrays...>>;
+};

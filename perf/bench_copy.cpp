@@ -16,9 +16,11 @@ struct CopyData {
 
 }  // namespace
 
-void add_copy_cases(const Config& c, std::vector<Case>& cases) {
-  const std::size_t n = c.full ? (std::size_t(1) << 28) : (std::size_t(1) << 22);
-  const std::string size = c.full ? "2^28" : "2^22";
+namespace {
+
+void add_copy_case(const Config& c, std::vector<Case>& cases, int e) {
+  const std::size_t n    = std::size_t(1) << e;
+  const std::string size = "2^" + std::to_string(e);
   auto data = [n, size] { return data_cache().get<CopyData>("copy/" + size, [n] { return CopyData(n); }); };
   Case k{"copy", c.vendor ? "cudaMemcpyAsync" : "deep_copy", "ceiling", "float", size};
   k.bytes   = 2.0 * n * sizeof(float);
@@ -43,6 +45,14 @@ void add_copy_cases(const Config& c, std::vector<Case>& cases) {
     return true;
   };
   cases.push_back(k);
+}
+
+}  // namespace
+
+void add_copy_cases(const Config& c, std::vector<Case>& cases) {
+  // A sweep copies every power of two up to the run's size: the ceiling of
+  // each row is then the copy of about its bytes (perf/report.py).
+  for (const int e : sweep_exponents(c, c.full ? 28 : 22, 1)) add_copy_case(c, cases, e);
 }
 
 }  // namespace perf

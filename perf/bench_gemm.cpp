@@ -122,7 +122,9 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
 }  // namespace
 
 void add_gemm_cases(const Config& c, std::vector<Case>& cases) {
-  const std::vector<int> sizes = c.full ? std::vector<int>{4096, 8192} : std::vector<int>{160};
+  std::vector<int> sizes = c.full ? std::vector<int>{4096, 8192} : std::vector<int>{160};
+  if (c.sweep) sizes.insert(sizes.begin(), {128, 256, 512, 1024, 2048});
+  if (c.sweep && !c.full) sizes = {32, 64, 128, 160};
   for (int n : sizes) {
     add<float>(c, cases, n);
     add<float, Kokkos::LayoutLeft>(c, cases, n);

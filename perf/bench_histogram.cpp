@@ -115,9 +115,11 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
 }  // namespace
 
 void add_histogram_cases(const Config& c, std::vector<Case>& cases) {
-  const std::size_t n = c.full ? (std::size_t(1) << 28) : (std::size_t(1) << 20);
-  const std::string size = c.full ? "2^28" : "2^20";
-  for (int bins : {256, 65536}) add<float>(c, cases, n, size, bins);
+  for (const int e : sweep_exponents(c, c.full ? 28 : 20)) {
+    const std::size_t n = std::size_t(1) << e;
+    const std::string size = "2^" + std::to_string(e);
+    for (int bins : {256, 65536}) add<float>(c, cases, n, size, bins);
+  }
 }
 
 }  // namespace perf

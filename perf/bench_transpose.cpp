@@ -71,11 +71,12 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
 }  // namespace
 
 void add_transpose_cases(const Config& c, std::vector<Case>& cases) {
-  const int n = c.full ? 16384 : 1024;
-  add<float>(c, cases, n);
-  add<float, Kokkos::LayoutLeft>(c, cases, n);
-  add<double>(c, cases, n);
-  add<double, Kokkos::LayoutLeft>(c, cases, n);
+  for (const int n : sweep_edges(c, 64, c.full ? 16384 : 1024, 2)) {
+    add<float>(c, cases, n);
+    add<float, Kokkos::LayoutLeft>(c, cases, n);
+    add<double>(c, cases, n);
+    add<double, Kokkos::LayoutLeft>(c, cases, n);
+  }
 }
 
 }  // namespace perf

@@ -27,12 +27,32 @@ using Mem  = Exec::memory_space;
 /// What the run measures.
 struct Config {
   bool full       = false;  ///< GPU-sized problems (issue sizes) instead of seconds-on-a-CPU sizes
+  bool sweep      = false;  ///< every kernel at sizes from small up to the run's size (and copies of each size)
   int repetitions = 10;     ///< timed runs per case; the median is reported
   bool native     = false;  ///< native CUDA rows (Kokkos::Cuda, native kernels built, a GPU present)
   bool vendor     = false;  ///< cuBLAS / CUB rows
   std::string only;         ///< run only cases whose name contains one of these (comma-separated)
   std::string skip;         ///< and none of these (comma-separated)
 };
+
+/// Powers of two of a sweep: from 2^10 up to the run's size 2^top in steps of
+/// `step` (top always included); the run's one size without --sweep.
+inline std::vector<int> sweep_exponents(const Config& c, int top, int step = 4) {
+  std::vector<int> e;
+  if (c.sweep)
+    for (int k = 10; k < top; k += step) e.push_back(k);
+  e.push_back(top);
+  return e;
+}
+/// Edge lengths of a sweep of n x n (or n^3) problems: from `first` doubling
+/// (times 2^step_log2) up to the run's size, which is always included.
+inline std::vector<int> sweep_edges(const Config& c, int first, int top, int step_log2 = 1) {
+  std::vector<int> e;
+  if (c.sweep)
+    for (int n = first; n < top; n <<= step_log2) e.push_back(n);
+  e.push_back(top);
+  return e;
+}
 
 /// One row: a kernel x variant x backend x type x layout x size, the minimal bytes and
 /// FLOPs it must move and do, and how to prepare, run and check it.

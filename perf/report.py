@@ -15,7 +15,8 @@ with --plots, DIR/pct_of_ceiling_<kernel>.png; prints the markdown table.
 pct_of_ceiling: GEMM rows against cuBLAS of the same type and size (the FLOP
 ceiling measured in the same run); every other row against the copy
 bandwidth measured in the same run (bytes read + written), using the
-kernel's minimal bytes. ratio_layer_over_native: native time / layer time
+kernel's minimal bytes; with copies of several sizes (--sweep), the copy
+nearest to the row in bytes. ratio_layer_over_native: native time / layer time
 for the same kernel, variant, type, layout and size (1.0: the layer is as
 fast; below 1: slower). ratio_layout_over_right: this row's time / the time
 of the LayoutRight row of the same kernel, variant, backend, type and size
@@ -24,6 +25,7 @@ of the LayoutRight row of the same kernel, variant, backend, type and size
 kernel/variant/backend/type/layout/size (older JSONs without the layout part
 read as LayoutRight). --require-pass exits 1 unless every row is PASSED or
 SKIPPED and at least one row exists."""
+import math
 import argparse
 import csv
 import json
@@ -77,6 +79,22 @@ def load_rows(paths):
 def derive(rows):
     copy = [r["gbps"] for r in rows if r["kernel"] == "copy" and r["gbps"]]
     copy_gbps = max(copy) if copy else None
+    # A sweep (scratchkit-bench --sweep) has copies of many sizes: each row's
+    # ceiling is then the copy whose bytes are nearest to its own (log scale),
+    # so that small sizes are held to what a copy of their size reaches.
+    by_size = {}
+    for r in rows:
+        if r["kernel"] == "copy" and r["gbps"] and r["time_ms"]:
+            b, g = r["gbps"] * r["time_ms"] * 1e6, r["gbps"]
+            if r["size"] not in by_size or g > by_size[r["size"]][1]:
+                by_size[r["size"]] = (b, g)  # the fastest copy of each size
+    copies = list(by_size.values())
+
+    def copy_ceiling(r):
+        if len(copies) < 2 or not r["time_ms"]:
+            return copy_gbps
+        b = r["gbps"] * r["time_ms"] * 1e6
+        return min(copies, key=lambda c: abs(math.log(c[0] / b)))[1]
     gemm_ceiling = {}
     for r in rows:
         if r["kernel"] == "gemm" and r["backend"] == "vendor" and r["gflops"]:
@@ -90,7 +108,7 @@ def derive(rows):
             ceil = gemm_ceiling.get((r["type"], r["size"]))
             pct = 100.0 * r["gflops"] / ceil if ceil and r["gflops"] else None
         elif copy_gbps and r["gbps"]:
-            pct = 100.0 * r["gbps"] / copy_gbps
+            pct = 100.0 * r["gbps"] / copy_ceiling(r)
         r["pct_of_ceiling"] = pct
         ratio = None
         if r["backend"] in ("layer", "native"):

@@ -9,7 +9,11 @@
 // --benchmark_out=FILE --benchmark_out_format=json). perf/report.py turns the
 // JSON into summary.csv, summary.md and plots.
 //
-//   scratchkit-bench [--full] [--reps N] [--only SUBSTR[,SUBSTR...]] [--skip SUBSTR[,...]] [--host-timer] [--ranks-out FILE] [--benchmark_* ...] [--kokkos-* ...]
+// --sweep runs every kernel at sizes from small (2^10 elements, 32^3, 64^2,
+// GEMM 128^3) up to the run's size, and a copy of every power of two, so that
+// each row's ceiling is a copy of about its bytes.
+//
+//   scratchkit-bench [--full] [--sweep] [--reps N] [--only SUBSTR[,SUBSTR...]] [--skip SUBSTR[,...]] [--host-timer] [--ranks-out FILE] [--benchmark_* ...] [--kokkos-* ...]
 //
 // Built with SCRATCHKIT_ENABLE_MPI, it runs under mpiexec/srun with one rank
 // per GPU: rank r uses GPU (node-local rank) % (GPUs on the node); every rank
@@ -249,6 +253,8 @@ Config parse(int& argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--full") {
       c.full = true;
+    } else if (a == "--sweep") {
+      c.sweep = true;
     } else if (a == "--reps" && i + 1 < argc) {
       c.repetitions = std::atoi(argv[++i]);
       if (c.repetitions < 1) {
@@ -264,7 +270,7 @@ Config parse(int& argc, char** argv) {
     } else if (a == "--host-timer") {
       g_host_timer = true;
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: scratchkit-bench [--full] [--reps N] [--only SUBSTR[,SUBSTR...]] [--skip SUBSTR[,...]] "
+      std::printf("usage: scratchkit-bench [--full] [--sweep] [--reps N] [--only SUBSTR[,SUBSTR...]] [--skip SUBSTR[,...]] "
                   "[--host-timer] [--benchmark_out=FILE "
                   "--benchmark_out_format=json] [Google Benchmark and Kokkos options]\n");
       std::exit(0);
@@ -328,7 +334,7 @@ int main(int argc, char** argv) {
 #if SCRATCHKIT_HAS_NATIVE_CUDA
     benchmark::AddCustomContext("device", scratchkit::native::cuda::device_description());
 #endif
-    benchmark::AddCustomContext("sizes", c.full ? "full" : "small");
+    benchmark::AddCustomContext("sizes", std::string(c.full ? "full" : "small") + (c.sweep ? ", swept from 2^10" : ""));
     benchmark::AddCustomContext("repetitions", std::to_string(c.repetitions));
     benchmark::AddCustomContext("ranks", std::to_string(g_ranks));
 #if defined(SCRATCHKIT_BENCH_MPI) && SCRATCHKIT_HAS_NATIVE_CUDA

@@ -45,10 +45,8 @@ void gemm_twins(GemmVariant v, int M, int N, int K) {
   gemm(Cuda(), v, alpha, A, B, beta, Cl);
   Cuda().fence();
   // The layer's blocking (double register_blocked depends on the launch path's scratch limit).
-  const std::size_t limit = std::is_same<Scalar, double>::value
-                                ? scratchkit::detail::gemm_mma_layer_limit(Cuda(), M, N)
-                                : ~std::size_t(0);
-  native::cuda::gemm(v, M, N, K, alpha, A.data(), B.data(), beta, Cn.data(), nullptr, limit);
+  native::cuda::gemm(v, M, N, K, alpha, A.data(), B.data(), beta, Cn.data(), nullptr,
+                     scratchkit::detail::gemm_native_shared_limit<Scalar>(Cuda(), M, N));
   native::cuda::synchronize();
   CHECK(test::same_bits(Cl, Cn));
 }

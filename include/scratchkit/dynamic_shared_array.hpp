@@ -141,13 +141,16 @@ class DynamicLayout {
   }
   /// Total bytes the partitions need.
   std::size_t bytes() const { return m_bytes; }
-  /// Throws LaunchError naming the partition if any runs past `pool_bytes`.
-  void require_fits(std::size_t pool_bytes) const {
+  /// Throws LaunchError naming the partition (and `kernel`, if given) if any
+  /// runs past `pool_bytes`.
+  void require_fits(std::size_t pool_bytes, const char* kernel = nullptr) const {
     for (std::size_t i = 0; i < m_count; ++i) {
       const Part& p = i < inline_parts ? m_inline[i] : m_more[i - inline_parts];
       if (p.offset + p.bytes > pool_bytes) {
         std::ostringstream os;
-        os << "scratchkit: dynamic shared partition " << i << " [" << p.offset << ", "
+        os << "scratchkit: ";
+        if (kernel) os << "kernel '" << kernel << "': ";
+        os << "dynamic shared partition " << i << " [" << p.offset << ", "
            << p.offset + p.bytes << ") runs past the dynamic pool of " << pool_bytes << " bytes";
         throw LaunchError(os.str());
       }

@@ -412,15 +412,18 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
 /// dynamic partitions past the pool. Nothing is launched. `Bounds`: the
 /// launch bounds launch() will be given (they decide, on CUDA, which driver
 /// runs the launch and so its level-0 limit).
+/// `label` (optional): the kernel, named in every error (launch() passes its own).
 template <class ExecSpace, class Bounds = NoLaunchBounds>
-LaunchPlan plan_launch(const LaunchParams& p) {
+LaunchPlan plan_launch(const LaunchParams& p, const char* label = nullptr) {
   LaunchPlan plan;
   const Dim3 g = p.grid(), b = p.block();
   // The message stream is built only on failure: constructing an ostringstream
   // costs about a microsecond of host time on every launch, before the kernel
   // is enqueued.
-  const auto begin_error = [](std::ostringstream& err) {
-    err << "scratchkit: cannot launch on " << detail::space_name<ExecSpace>() << ": ";
+  const auto begin_error = [label](std::ostringstream& err) {
+    err << "scratchkit: cannot launch ";
+    if (label) err << "kernel '" << label << "' ";
+    err << "on " << detail::space_name<ExecSpace>() << ": ";
   };
 
   if (b.x < 1 || b.y < 1 || b.z < 1 || b.x > BlockLimits::max_x || b.y > BlockLimits::max_y ||
@@ -438,7 +441,7 @@ LaunchPlan plan_launch(const LaunchParams& p) {
     err << "grid " << detail::dim_str(g) << " must be non-negative with at most " << INT_MAX << " blocks";
     throw LaunchError(err.str());
   }
-  if (p.has_required_layout()) p.required_layout().require_fits(p.dynamic_bytes());
+  if (p.has_required_layout()) p.required_layout().require_fits(p.dynamic_bytes(), label);
   if (p.static_bytes() > detail::absurd_scratch || p.dynamic_bytes() > detail::absurd_scratch) {
     std::ostringstream err;
     begin_error(err);
@@ -507,13 +510,7 @@ bool fits_level0(const LaunchParams& p) {
 /// `launch<LaunchBounds<256, 2>>(exec, label, params, body)`.
 template <class Bounds = NoLaunchBounds, class ExecSpace, class F>
 void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const F& body) {
-  LaunchPlan plan;
-  try {
-    plan = plan_launch<ExecSpace, Bounds>(p);
-  } catch (const LaunchError& e) {
-    // plan_launch knows no label: name the kernel, as every other launch error does.
-    throw LaunchError(std::string("scratchkit: kernel '") + label + "': " + e.what());
-  }
+  LaunchPlan plan = plan_launch<ExecSpace, Bounds>(p, label);
   if (Bounds::max_threads > 0 && plan.logical_threads > static_cast<long long>(Bounds::max_threads)) {
     std::ostringstream err;
     err << "scratchkit: cannot launch '" << label << "': block of " << plan.logical_threads << " threads "

@@ -421,26 +421,42 @@ bool gemm_mma_fits_layer(const ExecSpace& exec) {
   return per_sm == 0 || static_cast<std::size_t>(Blk::min_blocks) * (scratch_request(p) + 2048 + 1024) <= per_sm;
 }
 
-/// The FP64 tensor-core blocking register_blocked runs on the layer for an
-/// M x N product (double, GPU): GemmDefaultBlocking<double>'s small_type or
-/// large_type by the product's size (gemm_mma_pick_small), where the launch
-/// the layer can get has room for its stages (gemm_mma_fits_layer: on Kokkos'
-/// public path that is TeamPolicy::scratch_size_max(0), ~40 KB on Kokkos 4.6
-/// and more where a Kokkos opts in above 48 KB), else the fallback type
-/// (36 KB). Returns the chosen blocking's stage bytes: the shared_limit under
-/// which the native twin picks the same blocking (native::cuda::gemm).
+/// The FP64 tensor-core blockings of register_blocked (GemmDefaultBlocking<double>).
+enum class GemmMmaPick { small, large, fallback };
+
+/// The blocking register_blocked runs on the layer for an M x N product
+/// (double, GPU): small_type or large_type by the product's size
+/// (gemm_mma_pick_small), where the launch the layer can get has room for its
+/// stages (gemm_mma_fits_layer: on Kokkos' public path
+/// TeamPolicy::scratch_size_max(0), ~40 KB on Kokkos 4.6, more where a Kokkos
+/// opts in above 48 KB), else the fallback type (36 KB).
 template <class ExecSpace>
-std::size_t gemm_mma_layer_limit(const ExecSpace& exec, int M, int N) {
+GemmMmaPick gemm_mma_layer_pick(const ExecSpace& exec, int M, int N) {
   using D = GemmDefaultBlocking<double>;
-  static_assert(D::small_type::smem_bytes != D::large_type::smem_bytes &&
-                    D::small_type::smem_bytes != D::type::smem_bytes && D::large_type::smem_bytes != D::type::smem_bytes,
-                "gemm_mma_layer_limit: the blockings are told apart by their stage bytes");
   if (gemm_mma_pick_small(M, N)) {
-    if (gemm_mma_fits_layer<typename D::small_type>(exec)) return D::small_type::smem_bytes;
+    if (gemm_mma_fits_layer<typename D::small_type>(exec)) return GemmMmaPick::small;
   } else if (gemm_mma_fits_layer<typename D::large_type>(exec)) {
-    return D::large_type::smem_bytes;
+    return GemmMmaPick::large;
   }
-  return D::type::smem_bytes;
+  return GemmMmaPick::fallback;
+}
+
+/// The shared_limit of native::cuda::gemm under which the native twin runs
+/// the blocking the layer runs on exec for an M x N product of Scalar: the
+/// picked blocking's stage bytes (the native pick is by size, then by fit,
+/// as gemm_mma_layer_pick); no limit where the layer has no such choice.
+template <class Scalar, class ExecSpace>
+std::size_t gemm_native_shared_limit(const ExecSpace& exec, int M, int N) {
+  if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
+    using D = GemmDefaultBlocking<double>;
+    switch (gemm_mma_layer_pick(exec, M, N)) {
+      case GemmMmaPick::small: return D::small_type::smem_bytes;
+      case GemmMmaPick::large: return D::large_type::smem_bytes;
+      case GemmMmaPick::fallback: return D::type::smem_bytes;
+    }
+  }
+  (void)exec, (void)M, (void)N;
+  return ~std::size_t(0);
 }
 
 /// GemmVariant::register_blocked with the default blocking of the type. For
@@ -457,14 +473,10 @@ void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const
   using Scalar = typename CV::non_const_value_type;
   using D      = GemmDefaultBlocking<Scalar>;
   if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
-    const std::size_t stages = gemm_mma_layer_limit(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)));
-    if (stages == static_cast<std::size_t>(D::small_type::smem_bytes)) {
-      gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C);
-      return;
-    }
-    if (stages == static_cast<std::size_t>(D::large_type::smem_bytes)) {
-      gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C);
-      return;
+    switch (gemm_mma_layer_pick(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)))) {
+      case GemmMmaPick::small: gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C); return;
+      case GemmMmaPick::large: gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C); return;
+      case GemmMmaPick::fallback: break;
     }
   }
   gemm_register_blocked<typename D::type>(exec, alpha, A, B, beta, C);
@@ -494,14 +506,11 @@ void gemm_run(const ExecSpace& exec, GemmVariant variant, typename CV::non_const
     detail::require_native_view(B, "gemm", "B");
     detail::require_native_view(C, "gemm", "C");
 #if SCRATCHKIT_HAS_NATIVE_CUDA
-    // The blocking the layer would run on exec (double register_blocked), so
-    // that both backends run the same one on any launch path.
-    using Scalar      = typename CV::non_const_value_type;
-    std::size_t limit = ~std::size_t(0);
-    if constexpr (std::is_same<Scalar, double>::value && detail::is_gpu_space<ExecSpace>::value)
-      limit = detail::gemm_mma_layer_limit(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)));
-    native::cuda::gemm(variant, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)),
-                       static_cast<int>(A.extent(1)), alpha, A.data(), B.data(), beta, C.data(), stream, limit);
+    // The blocking the layer would run on exec, so that both backends run the
+    // same one on any launch path.
+    const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1));
+    native::cuda::gemm(variant, M, N, static_cast<int>(A.extent(1)), alpha, A.data(), B.data(), beta, C.data(),
+                       stream, gemm_native_shared_limit<typename CV::non_const_value_type>(exec, M, N));
 #else
     (void)stream;
 #endif

@@ -506,6 +506,16 @@ bool stencil3d_zs_layer_wide(int nx) {
   return false;
 }
 
+/// The shared_limit of native::cuda::stencil_3d_7pt under which the native
+/// twin runs the z_streaming shape the layer runs on ExecSpace for rows of nx
+/// points: no limit where the layer runs the wide ring, else just below it.
+template <class T, class ExecSpace>
+std::size_t stencil3d_zs_native_shared_limit(int nx) {
+  return stencil3d_zs_layer_wide<T, ExecSpace>(nx)
+             ? ~std::size_t(0)
+             : static_cast<std::size_t>(Stencil3DZsWide<T>::template smem_bytes<T>()) - 1;
+}
+
 /// Runs variant ZStreaming (else tile_2d_halo) with the index math fitted to
 /// the Views: unit x stride and one offset for in and out when both have
 /// unit x strides and equal y, z strides (the native case), strides otherwise.
@@ -566,14 +576,10 @@ void stencil_3d_run(const ExecSpace& exec, Stencil3DVariant variant, const InVie
 #if SCRATCHKIT_HAS_NATIVE_CUDA
     // The shape the layer would run on exec (the wide ring or not), so that
     // both backends run the same one on any launch path.
-    using T = typename OutView::non_const_value_type;
-    const std::size_t limit =
-        stencil3d_zs_layer_wide<T, ExecSpace>(static_cast<int>(in.extent(2)))
-            ? ~std::size_t(0)
-            : static_cast<std::size_t>(Stencil3DZsWide<T>::template smem_bytes<T>()) - 1;
+    const int nx = static_cast<int>(in.extent(2));
     native::cuda::stencil_3d_7pt(variant, in.data(), out.data(), static_cast<int>(in.extent(0)),
-                                 static_cast<int>(in.extent(1)), static_cast<int>(in.extent(2)), c0, c1, stream,
-                                 limit);
+                                 static_cast<int>(in.extent(1)), nx, c0, c1, stream,
+                                 stencil3d_zs_native_shared_limit<typename OutView::non_const_value_type, ExecSpace>(nx));
 #else
     (void)stream;
 #endif

@@ -870,7 +870,7 @@ namespace cuda {
 /// C = alpha*A*B + beta*C; A is M x K, B is K x N, C is M x N.
 /// `shared_limit`: register_blocked (double) picks no blocking whose stages
 /// need more shared memory per block than this. scratchkit::gemm passes the
-/// stages of the blocking the layer can launch (detail::gemm_mma_layer_limit),
+/// stages of the blocking the layer can launch (detail::gemm_native_shared_limit),
 /// so that Backend::native runs the layer's blocking and the twins agree bit
 /// for bit on any launch path; the default leaves the pick to the device.
 void gemm(GemmVariant v, int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C,

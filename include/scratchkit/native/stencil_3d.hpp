@@ -27,7 +27,7 @@ namespace cuda {
 /// points are copied. `in` and `out` must not overlap.
 /// `shared_limit`: z_streaming picks no shape that needs more shared memory
 /// per block than this (Stencil3DZsWide: 93 / 75 KB). scratchkit::stencil_3d_7pt
-/// passes what the layer's shape needs (detail::stencil3d_zs_layer_limit), so
+/// passes what the layer's shape needs (detail::stencil3d_zs_native_shared_limit), so
 /// that Backend::native runs the layer's shape on any launch path; the
 /// default leaves the pick to the row length alone.
 void stencil_3d_7pt(Stencil3DVariant v, const float* in, float* out, int nz, int ny, int nx, float c0, float c1,

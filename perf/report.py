@@ -11,6 +11,10 @@ writes DIR/summary.csv (columns: kernel,variant,backend,type,layout,size,
 time_ms,gbps,gflops,pct_of_ceiling,ratio_layer_over_native,
 ratio_layout_over_right,check), DIR/summary.md and,
 with --plots, DIR/pct_of_ceiling_<kernel>.png; prints the markdown table.
+For a sweep (kernels at several sizes: scratchkit-bench --sweep) also
+DIR/sweep.md (per size: the fastest layer variant against the vendor, or
+against the copy nearest in bytes, with the 0.9 target) and, with --plots,
+DIR/sweep_<kernel>.png (GB/s, or GFLOP/s for GEMM, against size).
 
 pct_of_ceiling: GEMM rows against cuBLAS of the same type and size (the FLOP
 ceiling measured in the same run); every other row against the copy
@@ -188,6 +192,99 @@ def plots(rows, out):
     return written
 
 
+def is_sweep(rows):
+    """True when some kernel row appears at more than one size (scratchkit-bench --sweep)."""
+    sizes = {}
+    for r in rows:
+        if r["kernel"] != "copy":
+            sizes.setdefault((r["kernel"], r["variant"], r["backend"], r["type"], r["layout"]), set()).add(r["size"])
+    return any(len(v) > 1 for v in sizes.values())
+
+
+def row_bytes(r):
+    return r["gbps"] * r["time_ms"] * 1e6 if r["gbps"] and r["time_ms"] else None
+
+
+def sweep_table(rows):
+    """Per kernel, type, layout and size: the fastest layer variant against the
+    vendor row of the same size (CUB, cuBLAS) where there is one, else against
+    the copy nearest in bytes (pct_of_ceiling); the issue-24 target is 0.9."""
+    groups = {}
+    for r in rows:
+        if r["kernel"] != "copy" and r["time_ms"]:
+            groups.setdefault((r["kernel"], r["type"], r["layout"], r["size"]), []).append(r)
+    lines = ["| kernel | type | layout | size | bytes | best layer variant | layer time (ms) | vendor time (ms) "
+             "| best layer / vendor or copy | native best / vendor or copy | target 0.9 |",
+             "|---|---|---|---|---:|---|---:|---:|---:|---:|---|"]
+    for (kernel, typ, layout, size), sel in groups.items():
+        layer = [r for r in sel if r["backend"] == "layer"]
+        native = [r for r in sel if r["backend"] == "native"]
+        vendor = [r for r in sel if r["backend"] == "vendor"]
+        if not layer:
+            continue
+        best = min(layer, key=lambda r: r["time_ms"])
+        nbest = min(native, key=lambda r: r["time_ms"]) if native else None
+        if vendor:
+            v = min(vendor, key=lambda r: r["time_ms"])
+            ratio, vt = v["time_ms"] / best["time_ms"], v["time_ms"]
+            nratio = v["time_ms"] / nbest["time_ms"] if nbest else None
+        else:
+            vt = None
+            ratio = best["pct_of_ceiling"] / 100.0 if best["pct_of_ceiling"] is not None else None
+            nratio = nbest["pct_of_ceiling"] / 100.0 if nbest and nbest["pct_of_ceiling"] is not None else None
+        b = row_bytes(best)
+        ok = "" if ratio is None else ("met" if ratio >= 0.9 else "MISSED")
+        lines.append(f"| {kernel} | {typ} | {layout} | {size} | {fmt(b, 0)} | {best['variant']} | "
+                     f"{fmt(best['time_ms'], 4)} | {fmt(vt, 4)} | {fmt(ratio, 3)} | {fmt(nratio, 3)} | {ok} |")
+    return "\n".join(lines) + "\n"
+
+
+def sweep_plots(rows, out):
+    """Throughput against bytes moved (GFLOP/s against n for GEMM), one line per
+    variant, backend, type and layout: sweep_<kernel>.png."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report.py: matplotlib not found, no plots (apt install python3-matplotlib)", file=sys.stderr)
+        return []
+    written = []
+    copy = sorted(((row_bytes(r), r["gbps"]) for r in rows if r["kernel"] == "copy" and row_bytes(r)))
+    for kernel in sorted({r["kernel"] for r in rows if r["kernel"] != "copy"}):
+        gemm = kernel == "gemm"
+        lines = {}
+        for r in rows:
+            if r["kernel"] != kernel or not r["time_ms"]:
+                continue
+            x = row_bytes(r) if not gemm else (r["gflops"] * r["time_ms"] * 1e6 / 2) ** (1 / 3) if r["gflops"] else None
+            y = r["gflops"] if gemm else r["gbps"]
+            if x and y:
+                lines.setdefault((r["variant"], r["backend"], r["type"], r["layout"]), []).append((x, y))
+        if not lines:
+            continue
+        fig, ax = plt.subplots(figsize=(8, 5))
+        styles = {"layer": "-", "native": "--", "vendor": ":", "kokkos-builtin": "-."}
+        for (variant, backend, typ, layout), pts in sorted(lines.items()):
+            pts.sort()
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], styles.get(backend, "-"), marker=".",
+                    label=f"{variant} {backend} {typ} {layout.replace('Layout', '')}")
+        if copy and not gemm:
+            ax.plot([c[0] for c in copy], [c[1] for c in copy], "k-", lw=2, label="copy (same bytes)")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("n (C is n x n x n)" if gemm else "bytes moved")
+        ax.set_ylabel("GFLOP/s" if gemm else "GB/s")
+        ax.set_title(f"{kernel}: throughput against size")
+        ax.legend(fontsize=6, ncol=2)
+        fig.tight_layout()
+        path = Path(out) / f"sweep_{kernel}.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("json", nargs="+")
@@ -203,8 +300,12 @@ def main():
     md = markdown(context, rows)
     (out / "summary.md").write_text(md)
     print(md)
+    if is_sweep(rows):
+        sw = sweep_table(rows)
+        (out / "sweep.md").write_text(sw)
+        print(sw)
     if a.plots:
-        for p in plots(rows, out):
+        for p in plots(rows, out) + (sweep_plots(rows, out) if is_sweep(rows) else []):
             print(f"plot: {p}")
     if a.require_pass:
         bad = [r for r in rows if r["check"] not in ("PASSED", "SKIPPED")]

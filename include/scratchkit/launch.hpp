@@ -9,6 +9,7 @@
 #include <scratchkit/shared_array.hpp>
 
 #include <climits>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -238,6 +239,7 @@ struct BlockFunctor {
   BlockGeometry m_geo;
   int m_per_team = 1;
   int m_blocks   = 0;
+  bool m_strided = false;  ///< TeamLoop order: strided instead of consecutive blocks
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     // The start of the team's scratch: the launch reserved plan.scratch_bytes
@@ -247,9 +249,13 @@ struct BlockFunctor {
     char* base =
         scratch_window<ExecSpace, Level, Direct>(static_cast<char*>(team.team_scratch(Level).get_shmem(0)));
     if constexpr (Loop) {
-      const int first = team.league_rank() * m_per_team;
-      const int last  = first + m_per_team < m_blocks ? first + m_per_team : m_blocks;
-      for (int r = first; r < last; ++r) {
+      // Consecutive: team t runs blocks t*k ... t*k + k - 1. Strided: team t
+      // runs t, t + L, t + 2L, ... (L teams), so the teams resident at one
+      // time work on neighbouring blocks, as a CUDA grid's blocks do.
+      const int first = m_strided ? team.league_rank() : team.league_rank() * m_per_team;
+      const int step  = m_strided ? team.league_size() : 1;
+      const int last  = m_strided ? m_blocks : (first + m_per_team < m_blocks ? first + m_per_team : m_blocks);
+      for (int r = first; r < last; r += step) {
         // The previous block's last phase may still read the scratch the
         // next one's first phase writes.
         if (r != first) team.team_barrier();
@@ -261,6 +267,17 @@ struct BlockFunctor {
     }
   }
 };
+
+/// The order in which a team of LaunchBounds' TeamLoop runs its blocks:
+/// SCRATCHKIT_TEAM_LOOP_ORDER=strided or consecutive (the default), read once
+/// per process. For measuring the two orders against each other.
+inline bool team_loop_strided() {
+  static const bool strided = [] {
+    const char* v = std::getenv("SCRATCHKIT_TEAM_LOOP_ORDER");
+    return v != nullptr && std::string(v) == "strided";
+  }();
+  return strided;
+}
 
 /// The CUDA device exec runs on, as a key for per-device caches; -1 where
 /// the layer does not know how to ask (those launches query every time).
@@ -341,7 +358,7 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
   constexpr bool direct = block_driver_launch<ExecSpace, Bounds> && Level == 0;
   constexpr bool loop = Bounds::team_loop && !direct;
   using functor_type = BlockFunctor<ExecSpace, F, Level, direct, loop>;
-  const functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks};
+  const functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks, team_loop_strided()};
   // The backend's team limit for this functor and scratch size. On a GPU it
   // depends only on the kernel, the device and the scratch request, and
   // asking Kokkos for it is an occupancy calculation (and two TeamPolicy

@@ -38,6 +38,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -89,8 +90,22 @@ void with_reducer(ReduceOp op, const F& f) {
   throw UnsupportedError("scratchkit::reduce: unknown operator");
 }
 
-/// The launch bounds of the tree kernel (native twin: __launch_bounds__(256, 8)).
-using ReduceBounds = LaunchBounds<reduce_block, reduce_min_blocks>;
+/// The launch bounds of the tree kernel (native twin: __launch_bounds__(256, 8));
+/// on Kokkos' generic driver a team may run several tree blocks (TeamLoop).
+using ReduceBounds = LaunchBounds<reduce_block, reduce_min_blocks, false, true>;
+
+/// Tree blocks one Kokkos team runs on Kokkos' generic driver: a tree block
+/// is two loads and eight barriers a thread, ~5*10^5 blocks at 2^28, and the
+/// generic driver's per-team start is several percent of that.
+/// SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM overrides it (read once per process; for measuring).
+inline int reduce_tree_blocks_per_team() {
+  static const int forced = [] {
+    const char* v = std::getenv("SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM");
+    const int n   = v ? std::atoi(v) : 0;
+    return n >= 1 ? n : 0;
+  }();
+  return forced > 0 ? forced : 1;
+}
 /// The launch bounds of the grid-stride kernels of blocking Bk (native: the same).
 template <class Bk>
 using ReduceStreamBounds = LaunchBounds<Bk::threads, Bk::min_blocks>;
@@ -210,7 +225,8 @@ void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
   using B_t = Block<ExecSpace>;
   constexpr int BS = reduce_block;
   const auto p = LaunchParams(Dim3(ceil_div(static_cast<long long>(n), reduce_per_block)), Dim3(BS))
-                     .shared_mem_bytes(BS * sizeof(T));
+                     .shared_mem_bytes(BS * sizeof(T))
+                     .blocks_per_team(reduce_tree_blocks_per_team());
   launch<ReduceBounds>(exec, "scratchkit::reduce_tree", p, KOKKOS_LAMBDA(const B_t& b) {
     auto sdata = DynamicSharedArray<T>::get(b);
     const int blk = b.block_rank();  // the block's index (grid is 1-D): no blockIdx decode

@@ -86,7 +86,7 @@ TEMPLATE_LIST_TEST_CASE("gemm with a zero extent: nothing to write, or C = beta 
       // K = 0: the sum over k is empty, C = beta C (alpha does not matter); with beta = 0, C is not read.
       const int m = 19, n = 37;
       M A("A", m, 0), B("B", 0, n), C("C", m, n);
-      auto hc = Kokkos::create_mirror_view(C);
+      auto hc = Kokkos::create_mirror(C);  // a copy even where C is host memory: the values before the call
       test::fill_random(hc, test::case_seed(19, 37));
       Kokkos::deep_copy(C, hc);
       const float beta = 0.75f;

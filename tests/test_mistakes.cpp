@@ -174,3 +174,17 @@ TEMPLATE_LIST_TEST_CASE("PerThread needs no block size: the default fits the lar
     CHECK(bad == 0);
   }
 }
+
+TEMPLATE_LIST_TEST_CASE("A ready kernel's launch error speaks the caller's terms", "[stencil_1d][mistakes][bad-input]",
+                        test::Spaces) {
+  using Exec = TestType;
+  using V    = Kokkos::View<float*, typename Exec::memory_space>;
+  V in("in", 100), out("out", 100), w("w", 2 * 20000 + 1);
+  for (auto v : {Stencil1DVariant::halo_tile, Stencil1DVariant::vectorized}) {
+    CAPTURE(name(v));
+    CHECK_THROWS_WITH(stencil_1d(Exec(), v, in, w, out),
+                      ContainsSubstring(std::string("stencil_1d (") + name(v) + "): radius 20000 (40001 weights)") &&
+                          ContainsSubstring("smaller radius") && ContainsSubstring("kernel 'scratchkit::stencil_1d_") &&
+                          !ContainsSubstring("LaunchParams::fallback"));
+  }
+}

@@ -55,6 +55,28 @@ inline bool twin_available() {
   return false;
 }
 
+/// An example's main: `run_all(twin)` under Kokkos, returning how many checks
+/// failed; exit code 77 (SKIPPED) when --twin was asked where it cannot run.
+template <class F>
+int main_of(int argc, char** argv, const F& run_all) {
+  Kokkos::ScopeGuard guard(argc, argv);
+  const bool twin = has_flag(argc, argv, "--twin");
+  if (twin && !twin_available()) return skipped;
+  const int bad = run_all(twin);
+  std::printf("%s\n", bad == 0 ? "PASSED" : "FAILED");
+  return bad == 0 ? 0 : 1;
+}
+
+/// With --twin: prints how the CUDA twin's n results compare (`wrong`: against
+/// the host reference; `same`: bit-identical to the layer's) and returns
+/// `wrong`, the failures it adds; 0 without.
+inline int twin_report(bool twin, int wrong, long long same, std::size_t n) {
+  if (!twin) return 0;
+  std::printf("  CUDA twin: %d of %zu wrong against the host reference; bit-identical to the layer: %lld of %zu\n",
+              wrong, n, same, n);
+  return wrong;
+}
+
 /// Seeded values in [-1, 1) (floats) or [-1000, 1000] (ints): splitmix64.
 template <class T>
 std::vector<T> random_values(std::size_t n, std::uint64_t seed) {

@@ -38,7 +38,7 @@ int run(int n, bool twin) {
   Kokkos::deep_copy(out, std::numeric_limits<int>::min());  // poisoned: every element must be written
   scan256_layer(in, out);
   const auto o = tutorial::to_host(out);
-  int bad = 0, far = 0;
+  int bad = 0, far = 0, same = 0;
   std::vector<int> ot(n);
 #if TUTORIAL_CUDA_TWIN
   if (twin) scan256_cuda_host(n, x.data(), ot.data());
@@ -50,23 +50,18 @@ int run(int n, bool twin) {
     s = (i % 256 == 0 ? 0 : s) + x[i];  // exact: integers
     bad += o[i] != s;
     far += ot[i] != s;
+    same += ot[i] == o[i];
   }
   std::printf("scan256 n = %5d  layer vs host reference: %d of %d differ\n", n, bad, n);
-  if (twin) {
-    std::printf("                 CUDA twin vs host reference: %d of %d differ\n", far, n);
-    bad += far;
-  }
-  return bad;
+  return bad + tutorial::twin_report(twin, far, same, o.size());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Kokkos::ScopeGuard guard(argc, argv);
-  const bool twin = tutorial::has_flag(argc, argv, "--twin");
-  if (twin && !tutorial::twin_available()) return tutorial::skipped;
-  int bad = 0;
-  for (int n : {1, 255, 256, 257, 1000, 4099}) bad += run(n, twin);
-  std::printf("%s\n", bad == 0 ? "PASSED" : "FAILED");
-  return bad == 0 ? 0 : 1;
+  return tutorial::main_of(argc, argv, [](bool twin) {
+    int bad = 0;
+    for (int n : {1, 255, 256, 257, 1000, 4099}) bad += run(n, twin);
+    return bad;
+  });
 }

@@ -60,34 +60,25 @@ int run(int M, int N, int K, bool twin) {
   for (std::size_t i = 0; i < c.size(); ++i) bad += !(std::fabs(c[i] - ref[i]) <= bound[i]);
   std::printf("sgemm %4d x %4d x %4d  layer vs host reference: %d of %zu outside the rounding bound\n", M, N, K,
               bad, c.size());
+  std::vector<float> ct(c.size());
 #if TUTORIAL_CUDA_TWIN
-  if (twin) {
-    std::vector<float> ct(c.size());
-    sgemm_cuda_host(M, N, K, a.data(), bv.data(), ct.data());
-    int far = 0, same = 0;
-    for (std::size_t i = 0; i < c.size(); ++i) {
-      far += !(std::fabs(ct[i] - ref[i]) <= bound[i]);
-      same += std::memcmp(&ct[i], &c[i], sizeof(float)) == 0;
-    }
-    std::printf("                          CUDA twin vs host reference: %d outside the bound; "
-                "bit-identical to the layer: %d of %zu\n", far, same, c.size());
-    bad += far;
-  }
-#else
-  (void)twin;
+  if (twin) sgemm_cuda_host(M, N, K, a.data(), bv.data(), ct.data());
 #endif
-  return bad;
+  int far = 0, same = 0;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    far += !(std::fabs(ct[i] - ref[i]) <= bound[i]);
+    same += std::memcmp(&ct[i], &c[i], sizeof(float)) == 0;
+  }
+  return bad + tutorial::twin_report(twin, far, same, c.size());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Kokkos::ScopeGuard guard(argc, argv);
-  const bool twin = tutorial::has_flag(argc, argv, "--twin");
-  if (twin && !tutorial::twin_available()) return tutorial::skipped;
-  int bad = 0;
-  for (const auto& s : std::vector<std::array<int, 3>>{{1, 1, 1}, {17, 33, 5}, {100, 37, 129}, {64, 48, 16}, {15, 250, 31}})
-    bad += run(s[0], s[1], s[2], twin);
-  std::printf("%s\n", bad == 0 ? "PASSED" : "FAILED");
-  return bad == 0 ? 0 : 1;
+  return tutorial::main_of(argc, argv, [](bool twin) {
+    int bad = 0;
+    for (const auto& s : std::vector<std::array<int, 3>>{{1, 1, 1}, {17, 33, 5}, {100, 37, 129}, {64, 48, 16}, {15, 250, 31}})
+      bad += run(s[0], s[1], s[2], twin);
+    return bad;
+  });
 }

@@ -65,24 +65,17 @@ int run(int ny, int nx, int bx, int by, bool twin) {
     }
   std::printf("stencil2d %4d x %4d, block %2d x %2d  layer vs host reference: %d of %zu outside the rounding bound\n",
               ny, nx, bx, by, bad, o.size());
-  if (twin) {
-    std::printf("                                      CUDA twin vs host reference: %d outside the bound; "
-                "bit-identical to the layer: %d of %zu\n", far, same, o.size());
-    bad += far;
-  }
-  return bad;
+  return bad + tutorial::twin_report(twin, far, same, o.size());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Kokkos::ScopeGuard guard(argc, argv);
-  const bool twin = tutorial::has_flag(argc, argv, "--twin");
-  if (twin && !tutorial::twin_available()) return tutorial::skipped;
-  int bad = 0;
-  for (const auto& s : std::vector<std::array<int, 4>>{
-           {1, 1, 32, 8}, {17, 45, 32, 8}, {100, 33, 16, 16}, {64, 64, 32, 8}, {7, 300, 64, 4}})
-    bad += run(s[0], s[1], s[2], s[3], twin);
-  std::printf("%s\n", bad == 0 ? "PASSED" : "FAILED");
-  return bad == 0 ? 0 : 1;
+  return tutorial::main_of(argc, argv, [](bool twin) {
+    int bad = 0;
+    for (const auto& s : std::vector<std::array<int, 4>>{
+             {1, 1, 32, 8}, {17, 45, 32, 8}, {100, 33, 16, 16}, {64, 64, 32, 8}, {7, 300, 64, 4}})
+      bad += run(s[0], s[1], s[2], s[3], twin);
+    return bad;
+  });
 }

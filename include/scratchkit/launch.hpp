@@ -501,9 +501,13 @@ LaunchPlan plan_launch(const LaunchParams& p, const char* label = nullptr) {
              " block driver (CMake -DSCRATCHKIT_KOKKOS_CUDA_DRIVER=ON), gives up to the device's opt-in limit"
 #endif
           << ")";
+    // The library's own kernels (labels "scratchkit::...") choose their
+    // scratch themselves: their callers get the kernel's own terms from its
+    // entry point, not a LaunchParams setting they cannot reach.
+    const bool library_kernel = label != nullptr && std::string(label).rfind("scratchkit::", 0) == 0;
     if (p.scratch_fallback() == ScratchFallback::level1)
       err << " and level-1 scratch " << plan.level1_max << " bytes";
-    else
+    else if (!library_kernel)
       err << " (a kernel written on the layer may allow level-1 scratch, up to " << plan.level1_max
           << " bytes, with LaunchParams::fallback(ScratchFallback::level1))";
     throw LaunchError(err.str());

@@ -97,26 +97,22 @@
 
 /// The same three checks with a printf-style message naming the values
 /// (SCRATCHKIT_FAIL): `SCRATCHKIT_REQUIRE_V(off <= n, "scratchkit: %lld past %lld", a, b)`.
-#ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
-#define SCRATCHKIT_BOUNDS_CHECK_V(cond, ...) \
-  do {                                       \
+#define SCRATCHKIT_CHECK_V_(cond, ...)         \
+  do {                                         \
     if (!(cond)) SCRATCHKIT_FAIL(__VA_ARGS__); \
   } while (0)
-#else
-#define SCRATCHKIT_BOUNDS_CHECK_V(cond, ...) \
-  do {                                       \
+#define SCRATCHKIT_NO_CHECK_V_(cond, ...) \
+  do {                                    \
   } while (0)
+#ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
+#define SCRATCHKIT_BOUNDS_CHECK_V SCRATCHKIT_CHECK_V_
+#else
+#define SCRATCHKIT_BOUNDS_CHECK_V SCRATCHKIT_NO_CHECK_V_
 #endif
 #if defined(SCRATCHKIT_ENABLE_BOUNDS_CHECK) || \
     !(defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__))
-#define SCRATCHKIT_REQUIRE_V(cond, ...)          \
-  do {                                           \
-    if (!(cond)) SCRATCHKIT_FAIL(__VA_ARGS__);   \
-  } while (0)
-#define SCRATCHKIT_HOST_CHECK_V(cond, ...)       \
-  do {                                           \
-    if (!(cond)) SCRATCHKIT_FAIL(__VA_ARGS__);   \
-  } while (0)
+#define SCRATCHKIT_REQUIRE_V SCRATCHKIT_CHECK_V_
+#define SCRATCHKIT_HOST_CHECK_V SCRATCHKIT_CHECK_V_
 #else
 // GPU release builds: the plan check traps (one predicated instruction, see
 // SCRATCHKIT_REQUIRE), the host-checked one compiles to nothing.
@@ -124,9 +120,7 @@
   do {                                  \
     if (!(cond)) SCRATCHKIT_TRAP_();    \
   } while (0)
-#define SCRATCHKIT_HOST_CHECK_V(cond, ...) \
-  do {                                     \
-  } while (0)
+#define SCRATCHKIT_HOST_CHECK_V SCRATCHKIT_NO_CHECK_V_
 #endif
 
 namespace scratchkit {

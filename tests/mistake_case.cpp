@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <string>
 
 namespace {
@@ -104,13 +105,24 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s <case> host|device\n", argv[0]);
     return 2;
   }
+  // The message may come from the device's printf, which the CUDA runtime
+  // writes through stdout; unbuffered, it reaches the pipe even when the
+  // failed launch ends the program.
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
   const bool device = std::strcmp(argv[2], "device") == 0;
   if (device && !detail::is_gpu_space<Kokkos::DefaultExecutionSpace>::value) {
     std::printf("SKIPPED: this Kokkos has no GPU execution space\n");
     return 77;
   }
   Kokkos::ScopeGuard guard;
-  const bool known = device ? run<Kokkos::DefaultExecutionSpace>(argv[1]) : run<Kokkos::DefaultHostExecutionSpace>(argv[1]);
+  bool known = false;
+  try {
+    known = device ? run<Kokkos::DefaultExecutionSpace>(argv[1]) : run<Kokkos::DefaultHostExecutionSpace>(argv[1]);
+  } catch (const std::exception& e) {
+    // A GPU check traps; Kokkos reports the failed kernel at the fence.
+    std::printf("the kernel failed: %s\n", e.what());
+    return 3;
+  }
   if (!known) {
     std::fprintf(stderr, "unknown case %s\n", argv[1]);
     return 2;

@@ -389,7 +389,7 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
   if (is_gpu_space<ExecSpace>::value) {
     if (plan.logical_threads > team_max) {
       std::ostringstream err;
-      err << "scratchkit: cannot launch '" << label << "' on " << space_name<ExecSpace>() << ": block of "
+      err << "scratchkit: cannot launch kernel '" << label << "' on " << space_name<ExecSpace>() << ": block of "
           << plan.logical_threads << " threads " << dim_str(p.block())
           << " is over this kernel's team size limit of " << team_max
           << " (registers and scratch of this kernel on this device";

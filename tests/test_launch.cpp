@@ -140,10 +140,22 @@ TEST_CASE("Block shapes outside CUDA's limits are rejected", "[layer][launch][ba
   CHECK_NOTHROW(plan_launch<Exec>(LaunchParams(Dim3(1), Dim3(4, 4, 64))));
 }
 
-TEMPLATE_LIST_TEST_CASE("An empty grid launches nothing", "[layer][launch]", test::Spaces) {
+TEMPLATE_LIST_TEST_CASE("An empty grid is refused naming the kernel, or launches nothing when allowed",
+                        "[layer][launch][edge]", test::Spaces) {
   using Exec = TestType;
   Kokkos::View<int*, typename Exec::memory_space> out("out", 1);
-  fill_pool<Exec>(out, LaunchParams(Dim3(0), Dim3(32)).shared_mem_bytes(64));
+  for (Dim3 g : {Dim3(0), Dim3(4, 0), Dim3(1, 1, 0)}) {
+    CAPTURE(g.x, g.y, g.z);
+    const auto p = LaunchParams(g, Dim3(32)).shared_mem_bytes(64);
+    CHECK_THROWS_AS(fill_pool<Exec>(out, p), LaunchError);
+    CHECK_THROWS_WITH(fill_pool<Exec>(out, p), ContainsSubstring("kernel 'test::fill_pool'") &&
+                                                   ContainsSubstring("grid " + detail::dim_str(g)) &&
+                                                   ContainsSubstring("allow_empty_grid"));
+    CHECK_THROWS_AS(plan_launch<Exec>(p), LaunchError);
+    fill_pool<Exec>(out, LaunchParams(p).allow_empty_grid());
+    // Every other check still applies to an allowed empty grid.
+    CHECK_THROWS_AS(fill_pool<Exec>(out, LaunchParams(g, Dim3(2048)).allow_empty_grid()), LaunchError);
+  }
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   CHECK(h(0) == 0);
 }

@@ -16,11 +16,16 @@ struct Dim3 {
   }
 };
 
-/// One logical thread of a block: its coordinates (threadIdx) and its linear
-/// rank x + bx*(y + by*z).
+/// One logical thread of a block: its coordinates (threadIdx), its linear
+/// rank x + bx*(y + by*z), and its coordinates in the grid (CUDA's
+/// blockIdx * blockDim + threadIdx, the index most kernels start from).
+/// \code
+/// b.threads([&](const scratchkit::Thread& t) { if (t.gx < n) out(t.gx) = s[t.rank]; });
+/// \endcode
 struct Thread {
   int x, y, z;
   int rank;
+  int gx = 0, gy = 0, gz = 0;  ///< blockIdx.{x,y,z} * blockDim.{x,y,z} + threadIdx.{x,y,z}
 };
 
 namespace detail {
@@ -137,10 +142,14 @@ class Block {
     } else {
       const int ts = m_team.team_size();
       if (ts == 1) {
+        const Dim3 g0 = grid_origin();
         Thread t{0, 0, 0, 0};
         for (t.z = 0; t.z < m_geo.block.z; ++t.z)
           for (t.y = 0; t.y < m_geo.block.y; ++t.y)
-            for (t.x = 0; t.x < m_geo.block.x; ++t.x, ++t.rank) f(t);
+            for (t.x = 0; t.x < m_geo.block.x; ++t.x, ++t.rank) {
+              t.gx = g0.x + t.x, t.gy = g0.y + t.y, t.gz = g0.z + t.z;
+              f(t);
+            }
       } else {
         // Team members own whole warps (member m runs warps m, m + ts, ...),
         // so warp collectives stay within one member.
@@ -180,10 +189,17 @@ class Block {
     m_team.team_barrier();
   }
 
-  /// Linear rank -> (x, y, z).
+  /// Linear rank -> (x, y, z) and its grid coordinates.
   KOKKOS_INLINE_FUNCTION Thread thread_of(int rank) const {
     const int rx = m_geo.block_x.div(rank);
-    return Thread{rank - rx * m_geo.block.x, m_geo.block_y.mod(rx), m_geo.block_y.div(rx), rank};
+    Thread t{rank - rx * m_geo.block.x, m_geo.block_y.mod(rx), m_geo.block_y.div(rx), rank};
+    const Dim3 g0 = grid_origin();
+    t.gx = g0.x + t.x, t.gy = g0.y + t.y, t.gz = g0.z + t.z;
+    return t;
+  }
+  /// blockIdx * blockDim: the grid coordinates of the block's thread (0, 0, 0).
+  KOKKOS_INLINE_FUNCTION Dim3 grid_origin() const {
+    return Dim3(m_idx.x * m_geo.block.x, m_idx.y * m_geo.block.y, m_idx.z * m_geo.block.z);
   }
 
   // -- implementation: used by SharedArray / DynamicSharedArray ----------
@@ -192,9 +208,13 @@ class Block {
   /// scratch than the launch planned.
   KOKKOS_INLINE_FUNCTION void* impl_take_static(std::size_t bytes, std::size_t align) const {
     const std::size_t off = detail::round_up(m_cursor, align);
-    SCRATCHKIT_REQUIRE(off + bytes <= m_geo.static_bytes,
-                       "scratchkit: the kernel declares more static scratch (SharedArray/PaddedTile) "
-                       "than its LaunchParams planned; list every array in LaunchParams::uses<...>()");
+    SCRATCHKIT_REQUIRE_V(off + bytes <= m_geo.static_bytes,
+                         "scratchkit: block (%d, %d, %d) declares a static scratch array (SharedArray/PaddedTile) "
+                         "of %lld bytes at offset %lld, past the %lld bytes its LaunchParams planned: list every "
+                         "array in LaunchParams::uses<...>() in the order the kernel constructs them, or declare "
+                         "them once as SharedArrays<...>",
+                         m_idx.x, m_idx.y, m_idx.z, static_cast<long long>(bytes), static_cast<long long>(off),
+                         static_cast<long long>(m_geo.static_bytes));
     m_cursor = off + bytes;
     return m_base + off;
   }

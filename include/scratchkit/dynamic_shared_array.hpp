@@ -19,7 +19,8 @@ class SharedSpan {
   using value_type = T;
   KOKKOS_INLINE_FUNCTION SharedSpan(T* p, std::size_t n) : m_data(p), m_size(n) {}
   KOKKOS_INLINE_FUNCTION T& operator[](std::size_t i) const {
-    SCRATCHKIT_BOUNDS_CHECK(i < m_size, "scratchkit: dynamic shared index out of bounds");
+    SCRATCHKIT_BOUNDS_CHECK_V(i < m_size, "scratchkit: dynamic shared index %lld out of bounds [0, %lld)",
+                              static_cast<long long>(i), static_cast<long long>(m_size));
     return m_data[i];
   }
   KOKKOS_INLINE_FUNCTION T* data() const { return m_data; }
@@ -69,9 +70,18 @@ struct DynamicSharedArray {
     // Checked on the host before the launch (LaunchParams::require /
     // shared_mem_bytes(layout)); again here on host backends and in
     // bounds-checked builds, not in every GPU block.
-    SCRATCHKIT_HOST_CHECK(byte_offset % Align == 0, "scratchkit: DynamicSharedArray::offset not a multiple of Align");
-    SCRATCHKIT_HOST_CHECK(byte_offset + count * sizeof(T) <= block.dynamic_shared_bytes(),
-                          "scratchkit: DynamicSharedArray::offset runs past the dynamic pool");
+    SCRATCHKIT_HOST_CHECK_V(byte_offset % Align == 0,
+                            "scratchkit: dynamic shared partition at byte offset %lld is not a multiple of its "
+                            "alignment %lld",
+                            static_cast<long long>(byte_offset), static_cast<long long>(Align));
+    SCRATCHKIT_HOST_CHECK_V(byte_offset + count * sizeof(T) <= block.dynamic_shared_bytes(),
+                            "scratchkit: block (%d, %d, %d): dynamic shared partition [%lld, %lld) (%lld elements "
+                            "of %lld bytes) runs past the dynamic pool of %lld bytes: size the pool from the layout, "
+                            "LaunchParams::shared_mem_bytes(layout), and the launch checks it before it starts",
+                            block.block_idx().x, block.block_idx().y, block.block_idx().z,
+                            static_cast<long long>(byte_offset),
+                            static_cast<long long>(byte_offset + count * sizeof(T)), static_cast<long long>(count),
+                            static_cast<long long>(sizeof(T)), static_cast<long long>(block.dynamic_shared_bytes()));
     // The pool starts base_alignment-aligned and byte_offset is a multiple of Align.
     return SharedSpan<T>(detail::assume_aligned<Align>(reinterpret_cast<T*>(block.impl_dynamic_base() + byte_offset)),
                          count);

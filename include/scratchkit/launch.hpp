@@ -135,6 +135,14 @@ class LaunchParams {
     m_per_team = n;
     return *this;
   }
+  /// Lets a grid with no blocks launch nothing instead of throwing. CUDA
+  /// rejects an empty grid, and so does launch() by default: a grid sized
+  /// from an empty input is usually a caller's mistake or an unhandled edge
+  /// (see docs/user-guide.md, "Edge semantics").
+  LaunchParams& allow_empty_grid(bool allow = true) {
+    m_allow_empty = allow;
+    return *this;
+  }
   /// Host backends: team size to use (default: as many as the backend allows,
   /// at most the block's threads). Ignored on GPU backends, where the team is
   /// always the whole block.
@@ -150,6 +158,7 @@ class LaunchParams {
   ScratchFallback scratch_fallback() const { return m_fallback; }
   int requested_host_team_size() const { return m_host_team; }
   int requested_blocks_per_team() const { return m_per_team; }
+  bool empty_grid_allowed() const { return m_allow_empty; }
   const DynamicLayout& required_layout() const { return m_layout; }
   bool has_required_layout() const { return m_layout.bytes() > 0; }
 
@@ -161,6 +170,7 @@ class LaunchParams {
   ScratchFallback m_fallback = ScratchFallback::none;
   int m_host_team            = 0;
   int m_per_team             = 1;
+  bool m_allow_empty         = false;
 };
 
 /// How a launch maps onto Kokkos; `plan_launch` computes it without launching.
@@ -396,7 +406,7 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
   if (is_gpu_space<ExecSpace>::value) {
     if (plan.logical_threads > team_max) {
       std::ostringstream err;
-      err << "scratchkit: cannot launch '" << label << "' on " << space_name<ExecSpace>() << ": block of "
+      err << "scratchkit: cannot launch kernel '" << label << "' on " << space_name<ExecSpace>() << ": block of "
           << plan.logical_threads << " threads " << dim_str(p.block())
           << " is over this kernel's team size limit of " << team_max
           << " (registers and scratch of this kernel on this device";
@@ -425,7 +435,7 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
 
 /// Validates a launch and computes its mapping onto a Kokkos TeamPolicy.
 /// Throws LaunchError (naming the requested and allowed values) for a block
-/// shape the backend cannot run, a grid too large, scratch over the limit, or
+/// shape the backend cannot run, an empty grid (unless allowed) or one too large, scratch over the limit, or
 /// dynamic partitions past the pool. Nothing is launched. `Bounds`: the
 /// launch bounds launch() will be given (they decide, on CUDA, which driver
 /// runs the launch and so its level-0 limit).
@@ -456,6 +466,14 @@ LaunchPlan plan_launch(const LaunchParams& p, const char* label = nullptr) {
     std::ostringstream err;
     begin_error(err);
     err << "grid " << detail::dim_str(g) << " must be non-negative with at most " << INT_MAX << " blocks";
+    throw LaunchError(err.str());
+  }
+  if (g.count() == 0 && !p.empty_grid_allowed()) {
+    std::ostringstream err;
+    begin_error(err);
+    err << "grid " << detail::dim_str(g)
+        << " has no blocks; CUDA rejects an empty grid too (cudaErrorInvalidConfiguration). Return before the "
+           "launch when the input is empty, or allow it with LaunchParams::allow_empty_grid()";
     throw LaunchError(err.str());
   }
   if (p.has_required_layout()) p.required_layout().require_fits(p.dynamic_bytes(), label);
@@ -500,9 +518,13 @@ LaunchPlan plan_launch(const LaunchParams& p, const char* label = nullptr) {
              " block driver (CMake -DSCRATCHKIT_KOKKOS_CUDA_DRIVER=ON), gives up to the device's opt-in limit"
 #endif
           << ")";
+    // The library's own kernels (labels "scratchkit::...") choose their
+    // scratch themselves: their callers get the kernel's own terms from its
+    // entry point, not a LaunchParams setting they cannot reach.
+    const bool library_kernel = label != nullptr && std::string(label).rfind("scratchkit::", 0) == 0;
     if (p.scratch_fallback() == ScratchFallback::level1)
       err << " and level-1 scratch " << plan.level1_max << " bytes";
-    else
+    else if (!library_kernel)
       err << " (a kernel written on the layer may allow level-1 scratch, up to " << plan.level1_max
           << " bytes, with LaunchParams::fallback(ScratchFallback::level1))";
     throw LaunchError(err.str());
@@ -530,13 +552,13 @@ void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, con
   LaunchPlan plan = plan_launch<ExecSpace, Bounds>(p, label);
   if (Bounds::max_threads > 0 && plan.logical_threads > static_cast<long long>(Bounds::max_threads)) {
     std::ostringstream err;
-    err << "scratchkit: cannot launch '" << label << "': block of " << plan.logical_threads << " threads "
+    err << "scratchkit: cannot launch kernel '" << label << "': block of " << plan.logical_threads << " threads "
         << detail::dim_str(p.block()) << " is over its launch bounds of " << Bounds::max_threads << " threads";
     throw LaunchError(err.str());
   }
-  // An empty grid launches nothing. CUDA rejects a zero grid; the layer
-  // accepts it so that a kernel over an empty input needs no special case
-  // (plan_launch has still checked the block shape and the scratch).
+  // Only a launch that allowed it reaches here with an empty grid (plan_launch
+  // throws otherwise, as CUDA rejects a zero grid); it has still had every
+  // other check, and launches nothing.
   if (plan.league_size == 0) return;
   if (plan.scratch_level == 0)
     detail::launch_at_level<Bounds, 0>(exec, label, p, plan, body);

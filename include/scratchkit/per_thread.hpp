@@ -8,41 +8,42 @@
 
 namespace scratchkit {
 
-/// A value of T for each logical thread of the block, kept across barriers.
+/// A value of T for each logical thread of the block, kept across barriers:
+/// what a local variable of a CUDA kernel is when it lives across
+/// `__syncthreads()`.
 ///
-/// On a GPU backend it is one T per hardware thread (a register); on host
+/// On a GPU backend it is one T per hardware thread (a register). On host
 /// backends, where a team member runs many logical threads in a loop, it is
-/// an array indexed by the thread's rank, sized MaxThreads (checked against
-/// the block when constructed: set it to the block's thread count to keep
-/// host stacks small).
+/// an array indexed by the thread's rank, of MaxThreads elements. The default
+/// MaxThreads is the largest block any launch accepts (1024,
+/// BlockLimits::max_threads), so it fits every launch and the type names no
+/// block size:
 /// \code
-/// scratchkit::PerThread<float, Block, 256> acc(b);
-/// b.threads([&](const Thread& t) { acc(t) = 0; });
+/// scratchkit::PerThread<float, Block> acc(b, 0.0f);   // every thread's acc starts at 0
 /// for (...) { ...; sync_threads(b); b.threads([&](const Thread& t) { acc(t) += ...; }); }
 /// \endcode
+/// A smaller MaxThreads only shrinks the host array (a large T on a host
+/// stack); a block larger than it stops the kernel in its first block with
+/// both numbers in the message: on host backends always, on GPUs in builds
+/// with SCRATCHKIT_ENABLE_BOUNDS_CHECK (printf, then trap), so that a kernel
+/// tried on a GPU does not fail later on a host backend. To have it refused
+/// before the launch, give the launch the same bound:
+/// `launch<LaunchBounds<MaxThreads>>(...)` rejects larger blocks on the host.
 template <class T, class BlockT, int MaxThreads = 1024>
 class PerThread {
  public:
   static constexpr bool in_register = BlockT::is_gpu;
   static_assert(MaxThreads > 0, "PerThread: MaxThreads must be positive");
 
-  KOKKOS_INLINE_FUNCTION explicit PerThread(const BlockT& block) {
-    if constexpr (!in_register) {
-      if (block.num_threads() > MaxThreads) {
-#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-        // Host backends only (in_register is false): name the numbers.
-        char msg[160];
-        std::snprintf(msg, sizeof msg,
-                      "scratchkit: PerThread<T, Block, MaxThreads = %d> in a block of %d threads: raise MaxThreads "
-                      "(or leave it at its default, 1024)",
-                      MaxThreads, block.num_threads());
-        SCRATCHKIT_ABORT(msg);
-#else
-        SCRATCHKIT_ABORT("scratchkit: PerThread<T, Block, MaxThreads>: the block has more threads than MaxThreads");
-#endif
-      }
+  /// Contents uninitialised, as a CUDA local.
+  KOKKOS_INLINE_FUNCTION explicit PerThread(const BlockT& block) { check(block); }
+  /// Every thread's value starts as `init` (CUDA's `T v = init;` before the first barrier).
+  KOKKOS_INLINE_FUNCTION PerThread(const BlockT& block, const T& init) {
+    check(block);
+    if constexpr (in_register) {
+      m_v[0] = init;
     } else {
-      (void)block;
+      for (int r = 0; r < block.num_threads(); ++r) m_v[r] = init;
     }
   }
 
@@ -51,7 +52,8 @@ class PerThread {
       (void)t;
       return m_v[0];
     } else {
-      SCRATCHKIT_BOUNDS_CHECK(t.rank >= 0 && t.rank < MaxThreads, "scratchkit: PerThread rank out of bounds");
+      SCRATCHKIT_BOUNDS_CHECK_V(t.rank >= 0 && t.rank < MaxThreads,
+                                "scratchkit: PerThread rank %d out of bounds [0, %d)", t.rank, MaxThreads);
       return m_v[t.rank];
     }
   }
@@ -60,6 +62,25 @@ class PerThread {
   }
 
  private:
+  // Host backends: the array must hold every thread (always checked). GPUs:
+  // the register needs no room, the check keeps the kernel portable.
+  KOKKOS_INLINE_FUNCTION static void check(const BlockT& block) {
+    (void)block;  // no check at all in GPU builds without bounds checks
+    if constexpr (in_register) {
+      SCRATCHKIT_BOUNDS_CHECK_V(block.num_threads() <= MaxThreads,
+                                "scratchkit: block (%d, %d, %d): PerThread<T, Block, MaxThreads = %d> in a block of "
+                                "%d threads: raise MaxThreads or leave it out (the default, 1024, fits every block)",
+                                block.block_idx().x, block.block_idx().y, block.block_idx().z, MaxThreads,
+                                block.num_threads());
+    } else {
+      SCRATCHKIT_REQUIRE_V(block.num_threads() <= MaxThreads,
+                           "scratchkit: block (%d, %d, %d): PerThread<T, Block, MaxThreads = %d> in a block of %d "
+                           "threads: raise MaxThreads or leave it out (the default, 1024, fits every block)",
+                           block.block_idx().x, block.block_idx().y, block.block_idx().z, MaxThreads,
+                           block.num_threads());
+    }
+  }
+
   T m_v[in_register ? 1 : MaxThreads];
 };
 

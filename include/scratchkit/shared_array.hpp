@@ -56,7 +56,8 @@ class SharedArray {
       : m_data(detail::assume_aligned<alignment>(static_cast<T*>(block.impl_take_static(shmem_size(), alignment)))) {}
 
   KOKKOS_INLINE_FUNCTION T& operator[](std::size_t i) const {
-    SCRATCHKIT_BOUNDS_CHECK(i < N, "scratchkit: SharedArray index out of bounds");
+    SCRATCHKIT_BOUNDS_CHECK_V(i < N, "scratchkit: SharedArray index %lld out of bounds [0, %lld)",
+                              static_cast<long long>(i), static_cast<long long>(N));
     return m_data[i];
   }
   KOKKOS_INLINE_FUNCTION T* data() const { return m_data; }

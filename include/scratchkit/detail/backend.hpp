@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <type_traits>
 
 /// Aborts the program from host or device code with a message.
@@ -22,6 +23,35 @@
 #else
 #define SCRATCHKIT_BOUNDS_CHECK(cond, msg) \
   do {                                     \
+  } while (0)
+#endif
+
+/// SCRATCHKIT_FAIL(fmt, ...): stops the program with a printf-style message
+/// that names the values at fault. In GPU device code the message is printed
+/// with the device's printf and the kernel traps (the host then sees a failed
+/// launch, the message is in the output); on the host it is formatted and
+/// handed to Kokkos::abort. Arguments must be printf-safe on both sides: pass
+/// integers as int or long long (%d, %lld), never size_t.
+#if defined(__CUDA_ARCH__)
+#define SCRATCHKIT_TRAP_() __trap()
+#else
+#define SCRATCHKIT_TRAP_() __builtin_trap()
+#endif
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define SCRATCHKIT_FAIL(...) \
+  do {                       \
+    printf(__VA_ARGS__);     \
+    printf("\n");            \
+    SCRATCHKIT_TRAP_();      \
+  } while (0)
+#elif defined(__SYCL_DEVICE_ONLY__)
+#define SCRATCHKIT_FAIL(...) SCRATCHKIT_ABORT("scratchkit: a scratch check failed (values printed on CUDA and HIP only)")
+#else
+#define SCRATCHKIT_FAIL(...)                                    \
+  do {                                                          \
+    char scratchkit_fail_msg_[512];                             \
+    std::snprintf(scratchkit_fail_msg_, sizeof scratchkit_fail_msg_, __VA_ARGS__); \
+    SCRATCHKIT_ABORT(scratchkit_fail_msg_);                     \
   } while (0)
 #endif
 
@@ -63,6 +93,34 @@
 #define SCRATCHKIT_HOST_CHECK(cond, msg) \
   do {                                   \
   } while (0)
+#endif
+
+/// The same three checks with a printf-style message naming the values
+/// (SCRATCHKIT_FAIL): `SCRATCHKIT_REQUIRE_V(off <= n, "scratchkit: %lld past %lld", a, b)`.
+#define SCRATCHKIT_CHECK_V_(cond, ...)         \
+  do {                                         \
+    if (!(cond)) SCRATCHKIT_FAIL(__VA_ARGS__); \
+  } while (0)
+#define SCRATCHKIT_NO_CHECK_V_(cond, ...) \
+  do {                                    \
+  } while (0)
+#ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
+#define SCRATCHKIT_BOUNDS_CHECK_V SCRATCHKIT_CHECK_V_
+#else
+#define SCRATCHKIT_BOUNDS_CHECK_V SCRATCHKIT_NO_CHECK_V_
+#endif
+#if defined(SCRATCHKIT_ENABLE_BOUNDS_CHECK) || \
+    !(defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__))
+#define SCRATCHKIT_REQUIRE_V SCRATCHKIT_CHECK_V_
+#define SCRATCHKIT_HOST_CHECK_V SCRATCHKIT_CHECK_V_
+#else
+// GPU release builds: the plan check traps (one predicated instruction, see
+// SCRATCHKIT_REQUIRE), the host-checked one compiles to nothing.
+#define SCRATCHKIT_REQUIRE_V(cond, ...) \
+  do {                                  \
+    if (!(cond)) SCRATCHKIT_TRAP_();    \
+  } while (0)
+#define SCRATCHKIT_HOST_CHECK_V SCRATCHKIT_NO_CHECK_V_
 #endif
 
 namespace scratchkit {

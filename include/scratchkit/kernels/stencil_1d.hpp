@@ -309,6 +309,7 @@ void stencil_1d(const ExecSpace& exec, Stencil1DVariant variant, const InView& i
 #endif
     return;
   }
+  if (in.extent(0) == 0) return;  // nothing to compute: no launch (an empty grid is an error)
   try {
     switch (variant) {
       case Stencil1DVariant::halo_tile: detail::stencil_1d_halo_tile(exec, in, w, out); return;
@@ -325,7 +326,12 @@ void stencil_1d(const ExecSpace& exec, Stencil1DVariant variant, const InView& i
     // a radius too large for this launch path's level 0 ends here, named.
     std::ostringstream os;
     os << "scratchkit::stencil_1d (" << name(variant) << "): radius " << (w.extent(0) - 1) / 2
-       << " does not fit this backend's block scratch: " << e.what();
+       << " (" << w.extent(0) << " weights) does not fit this backend's block scratch, which holds a block's "
+       << "values, 2R halo values and the 2R + 1 weights; call it with a smaller radius"
+#if defined(KOKKOS_ENABLE_CUDA) && !SCRATCHKIT_KOKKOS_CUDA_DRIVER
+       << ", or build with -DSCRATCHKIT_KOKKOS_CUDA_DRIVER=ON for the device's whole shared memory"
+#endif
+       << ". " << e.what();
     throw LaunchError(os.str());
   }
   throw UnsupportedError(std::string("scratchkit::stencil_1d: variant ") + name(variant) +

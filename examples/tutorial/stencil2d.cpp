@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Tutorial 2: a 2-D 5-point stencil on the layer (docs/tutorial.md; its CUDA
+// twin: stencil2d.cu). out = w0 c + w1 west + w2 east + w3 north + w4 south on
+// an ny x nx grid, zero outside it; a halo tile and the weights are two typed
+// partitions of the dynamic pool, sized for a block shape chosen at run time.
+#include "common.hpp"
+
+using Grid    = Kokkos::View<float**, Kokkos::LayoutRight>;
+using Weights = Kokkos::View<float*>;
+
+// [count-begin]
+void stencil2d_layer(const Grid& in, const Weights& w5, const Grid& out, int bx, int by) {
+  const int ny = in.extent(0), nx = in.extent(1), pitch = bx + 2;
+  scratchkit::DynamicLayout pool;  // extern __shared__ float smem[], in two typed partitions:
+  const auto tile_part = pool.partition<float>((by + 2) * pitch), w_part = pool.partition<float>(5);
+  auto p = LaunchParams({ceil_div(nx, bx), ceil_div(ny, by)}, {bx, by}).shared_mem_bytes(pool);
+  launch(Exec(), "tutorial::stencil2d", p, KOKKOS_LAMBDA(const Block& b) {
+    const auto tile = tile_part.get(b), w = w_part.get(b);
+    const int x0 = b.block_idx().x * bx, y0 = b.block_idx().y * by;
+    b.threads([&](const Thread& t) {
+      if (t.rank < 5) w[t.rank] = w5(t.rank);
+      for (int i = t.rank; i < (by + 2) * pitch; i += bx * by) {
+        const int gy = y0 + i / pitch - 1, gx = x0 + i % pitch - 1;
+        tile[i] = gy >= 0 && gy < ny && gx >= 0 && gx < nx ? in(gy, gx) : 0.0f;
+      }
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      if (t.gy >= ny || t.gx >= nx) return;
+      const float* c = &tile[(t.y + 1) * pitch + t.x + 1];
+      out(t.gy, t.gx) = w[0] * c[0] + w[1] * c[-1] + w[2] * c[1] + w[3] * c[-pitch] + w[4] * c[pitch];
+    });
+  });
+}
+// [count-end]
+
+namespace {
+
+int run(int ny, int nx, int bx, int by, bool twin) {
+  const auto x  = tutorial::random_values<float>(std::size_t(ny) * nx, 3000 + ny * 7 + nx);
+  const auto wv = tutorial::random_values<float>(5, 4000);
+  Grid in = tutorial::from_host<Grid>("in", x, ny, nx), out("out", ny, nx);
+  Weights w5 = tutorial::from_host<Weights>("w5", wv, 5);
+  Kokkos::deep_copy(out, std::numeric_limits<float>::quiet_NaN());  // poisoned: every point must be written
+  stencil2d_layer(in, w5, out, bx, by);
+  const auto o = tutorial::to_host(out);
+  // Reference in double; the float result is 5 products summed in order: within gamma_6 sum |w_j x_j|.
+  const auto at = [&](int y, int xx) { return y < 0 || y >= ny || xx < 0 || xx >= nx ? 0.0 : double(x[y * nx + xx]); };
+  int bad = 0, far = 0, same = 0;
+  std::vector<float> ot(o.size());
+#if TUTORIAL_CUDA_TWIN
+  if (twin) stencil2d_cuda_host(ny, nx, x.data(), wv.data(), ot.data(), bx, by);
+#else
+  (void)twin;
+#endif
+  for (int y = 0; y < ny; ++y)
+    for (int xx = 0; xx < nx; ++xx) {
+      const double v[5] = {at(y, xx), at(y, xx - 1), at(y, xx + 1), at(y - 1, xx), at(y + 1, xx)};
+      double s = 0, a = 0;
+      for (int j = 0; j < 5; ++j) s += wv[j] * v[j], a += std::fabs(wv[j] * v[j]);
+      const std::size_t i = std::size_t(y) * nx + xx;
+      bad += !(std::fabs(o[i] - s) <= tutorial::gamma_float(6) * a);
+      far += !(std::fabs(ot[i] - s) <= tutorial::gamma_float(6) * a);
+      same += std::memcmp(&ot[i], &o[i], sizeof(float)) == 0;
+    }
+  std::printf("stencil2d %4d x %4d, block %2d x %2d  layer vs host reference: %d of %zu outside the rounding bound\n",
+              ny, nx, bx, by, bad, o.size());
+  return bad + tutorial::twin_report(twin, far, same, o.size());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tutorial::main_of(argc, argv, [](bool twin) {
+    int bad = 0;
+    for (const auto& s : std::vector<std::array<int, 4>>{
+             {1, 1, 32, 8}, {17, 45, 32, 8}, {100, 33, 16, 16}, {64, 64, 32, 8}, {7, 300, 64, 4}})
+      bad += run(s[0], s[1], s[2], s[3], twin);
+    return bad;
+  });
+}

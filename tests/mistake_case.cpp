@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// One kernel with one mistake that only the kernel can see, run in a process
+// of its own (tests/test_mistakes.cpp runs it and reads its output): the
+// check must stop the program with a message naming the values, on the host
+// and, in this bounds-checked build, on a GPU.
+//
+//   scratchkit_mistake_case <case> host|device
+//
+// Exit 0 with "NOT CAUGHT" if the mistake ran through; 77 where `device` has
+// no GPU execution space in this Kokkos.
+#define SCRATCHKIT_ENABLE_BOUNDS_CHECK 1  // the GPU checks are the bounds-checked build's
+#include <scratchkit/scratchkit.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+namespace {
+
+using namespace scratchkit;
+
+// A partition of the dynamic pool past its end: the pool is sized by hand
+// (bytes, not the layout), so nothing is checked before the launch.
+template <class Exec>
+void partition_past_pool() {
+  using B = Block<Exec>;
+  DynamicLayout layout;
+  const auto tile = layout.partition<float>(64);
+  const auto w    = layout.partition<float>(5);  // bytes [256, 276)
+  Kokkos::View<float*, typename Exec::memory_space> out("out", 64);
+  launch(Exec(), "mistake::partition_past_pool", LaunchParams(Dim3(2), Dim3(64)).shared_mem_bytes(64 * sizeof(float)),
+         KOKKOS_LAMBDA(const B& b) {
+           const auto t = tile.get(b), ws = w.get(b);
+           b.threads([&](const Thread& th) { t[th.rank] = ws[th.rank % 5]; });
+           sync_threads(b);
+           b.threads([&](const Thread& th) { out(th.rank) = t[th.rank]; });
+         });
+}
+
+// A static array the kernel constructs but the launch does not plan.
+template <class Exec>
+void array_missing_from_uses() {
+  using B = Block<Exec>;
+  using A = SharedArray<float, 64>;
+  using C = SharedArray<int, 32>;
+  Kokkos::View<float*, typename Exec::memory_space> out("out", 64);
+  launch(Exec(), "mistake::array_missing_from_uses", LaunchParams(Dim3(2), Dim3(64)).uses<A>(),
+         KOKKOS_LAMBDA(const B& b) {
+           A a(b);
+           C c(b);  // not in uses<A>()
+           b.threads([&](const Thread& th) { a[th.rank] = 1.0f, c[th.rank % 32] = 2; });
+           sync_threads(b);
+           b.threads([&](const Thread& th) { out(th.rank) = a[th.rank] + c[th.rank % 32]; });
+         });
+}
+
+// A PerThread whose MaxThreads is below the block's threads.
+template <class Exec>
+void per_thread_too_small() {
+  using B = Block<Exec>;
+  Kokkos::View<float*, typename Exec::memory_space> out("out", 128);
+  launch(Exec(), "mistake::per_thread_too_small", LaunchParams(Dim3(1), Dim3(128)), KOKKOS_LAMBDA(const B& b) {
+    PerThread<float, B, 64> v(b, 1.0f);
+    sync_threads(b);
+    b.threads([&](const Thread& th) { out(th.rank) = v(th); });
+  });
+}
+
+// An index past a SharedArray (bounds-checked builds only).
+template <class Exec>
+void shared_index_out_of_bounds() {
+  using B = Block<Exec>;
+  using A = SharedArray<float, 32>;
+  Kokkos::View<float*, typename Exec::memory_space> out("out", 64);
+  launch(Exec(), "mistake::shared_index_out_of_bounds", LaunchParams(Dim3(1), Dim3(64)).uses<A>(),
+         KOKKOS_LAMBDA(const B& b) {
+           A a(b);
+           b.threads([&](const Thread& th) { a[th.rank] = 1.0f; });  // 64 threads, 32 elements
+           sync_threads(b);
+           b.threads([&](const Thread& th) { out(th.rank) = a[th.rank % 32]; });
+         });
+}
+
+template <class Exec>
+bool run(const std::string& which) {
+  if (which == "partition_past_pool")
+    partition_past_pool<Exec>();
+  else if (which == "array_missing_from_uses")
+    array_missing_from_uses<Exec>();
+  else if (which == "per_thread_too_small")
+    per_thread_too_small<Exec>();
+  else if (which == "shared_index_out_of_bounds")
+    shared_index_out_of_bounds<Exec>();
+  else
+    return false;
+  Exec().fence();
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3 || (std::strcmp(argv[2], "host") != 0 && std::strcmp(argv[2], "device") != 0)) {
+    std::fprintf(stderr, "usage: %s <case> host|device\n", argv[0]);
+    return 2;
+  }
+  // The message may come from the device's printf, which the CUDA runtime
+  // writes through stdout; unbuffered, it reaches the pipe even when the
+  // failed launch ends the program.
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
+  const bool device = std::strcmp(argv[2], "device") == 0;
+  if (device && !detail::is_gpu_space<Kokkos::DefaultExecutionSpace>::value) {
+    std::printf("SKIPPED: this Kokkos has no GPU execution space\n");
+    return 77;
+  }
+  Kokkos::ScopeGuard guard;
+  bool known = false;
+  try {
+    known = device ? run<Kokkos::DefaultExecutionSpace>(argv[1]) : run<Kokkos::DefaultHostExecutionSpace>(argv[1]);
+  } catch (const std::exception& e) {
+    // A GPU check traps; Kokkos reports the failed kernel at the fence.
+    std::printf("the kernel failed: %s\n", e.what());
+    return 3;
+  }
+  if (!known) {
+    std::fprintf(stderr, "unknown case %s\n", argv[1]);
+    return 2;
+  }
+  std::printf("NOT CAUGHT: %s ran on %s\n", argv[1], argv[2]);
+  std::fflush(stdout);
+  return 0;
+}

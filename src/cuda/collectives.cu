@@ -4,7 +4,8 @@
 // themselves: block_collectives.hpp, warp.hpp). Same tiles, blocks, launch
 // bounds and order of operations (the warp scans' Kogge-Stone rounds, the
 // warp reductions' shuffle tree, the folds of the warps' totals, the items'
-// left-to-right chains), so floats agree with the layer bit for bit.
+// left-to-right chains), so floats agree with the layer bit for bit. Inputs
+// are read through __ldg, as the layer's read_only().
 #include <scratchkit/native/collectives.hpp>
 
 #include "check.cuh"
@@ -99,7 +100,7 @@ __device__ __forceinline__ void exchange_load(const T* __restrict__ in, std::siz
 #pragma unroll
   for (int i = 0; i < I; ++i) {
     const int j = striped_index<BS, I, V>(tid, i);
-    ex[slot(j)] = j < valid ? in[base + j] : T(0);
+    ex[slot(j)] = j < valid ? __ldg(in + base + j) : T(0);
   }
   half_barrier<BS, V>(tid);
 #pragma unroll
@@ -167,11 +168,11 @@ __global__ void __launch_bounds__(BS, 1)
   const int tid            = threadIdx.x;
   const std::size_t base   = static_cast<std::size_t>(blockIdx.x) * TILE;
   const std::size_t valid  = n - base < static_cast<std::size_t>(TILE) ? n - base : TILE;
-  T x = tid < static_cast<int>(valid) ? in[base + tid] : T(0);
+  T x = tid < static_cast<int>(valid) ? __ldg(in + base + tid) : T(0);
 #pragma unroll
   for (int i = 1; i < I; ++i) {
     const std::size_t j = static_cast<std::size_t>(i) * BS + tid;
-    x                   = x + (j < valid ? in[base + j] : T(0));
+    x                   = x + (j < valid ? __ldg(in + base + j) : T(0));
   }
   const WarpPos<BS> w(tid);
 #pragma unroll
@@ -190,7 +191,7 @@ __global__ void __launch_bounds__(BS, 1)
   const int tid       = threadIdx.x;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * BS + tid;
   const WarpPos<BS> w(tid);
-  T v = i < n ? in[i] : T(0);
+  T v = i < n ? __ldg(in + i) : T(0);
   v   = warp_inclusive_sum(v, w.lane, w.mask);
   if (i < n) out[i] = v;
 }

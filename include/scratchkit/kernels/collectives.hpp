@@ -13,7 +13,9 @@
 ///   thread r), folded, BlockReduce; out[k] per tile.
 /// - tile_warp_scan: one element a thread, warp_inclusive_scan per warp.
 /// - tile_exchange: BlockExchange load + store of the variant: out = in.
-/// All are asynchronous: fence exec before reading out.
+/// All are asynchronous: fence exec before reading out. Inputs are read
+/// through the read-only path (read_only(), the native twin's __ldg): in and
+/// out must not overlap.
 ///
 /// A tile is a short block (4 to 8 elements a thread): on Kokkos' generic
 /// driver a team may run several consecutive tiles (LaunchBounds' TeamLoop),
@@ -22,6 +24,7 @@
 
 #include <scratchkit/block_collectives.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/native/collectives.hpp>
@@ -48,6 +51,15 @@ inline int tile_blocks_per_team() {
 /// Launch bounds of every tile kernel (native: __launch_bounds__(BS, 1)).
 template <int BS>
 using TileBounds = LaunchBounds<BS, 1, false, true>;
+
+/// in(i) through the read-only path, as the native twin's __ldg loads.
+template <class View>
+struct ReadOnlySource {
+  View v;
+  KOKKOS_INLINE_FUNCTION typename View::non_const_value_type operator()(std::size_t i) const {
+    return read_only(v, i);
+  }
+};
 
 /// The sum every tile kernel computes (the native twins' `a + b`).
 struct TileSum {
@@ -97,7 +109,7 @@ void tile_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out
                                 const int valid = n - base < static_cast<std::size_t>(BS * I)
                                                       ? static_cast<int>(n - base)
                                                       : BS * I;
-                                ex.load(b, items, in, base, valid, T(0));
+                                ex.load(b, items, ReadOnlySource<InView>{in}, base, valid, T(0));
                                 if constexpr (Inclusive) {
                                   scan.inclusive_scan(b, items, TileSum{});
                                 } else {
@@ -122,11 +134,11 @@ void tile_reduce_layer(const ExecSpace& exec, const InView& in, const OutView& o
     const std::size_t valid = n - base < static_cast<std::size_t>(BS * I) ? n - base : BS * I;
     b.threads([&](const Thread& t) {
       // Striped (coalesced), as the native twin: element i*BS + r to thread r, folded in i order.
-      T acc = t.rank < static_cast<int>(valid) ? static_cast<T>(in(base + t.rank)) : T(0);
+      T acc = t.rank < static_cast<int>(valid) ? read_only(in, base + t.rank) : T(0);
       SCRATCHKIT_COLLECTIVE_UNROLL
       for (int i = 1; i < I; ++i) {
         const std::size_t j = static_cast<std::size_t>(i) * BS + t.rank;
-        acc                 = acc + (j < valid ? static_cast<T>(in(base + j)) : T(0));
+        acc                 = acc + (j < valid ? read_only(in, base + j) : T(0));
       }
       v(t) = acc;
     });
@@ -149,7 +161,7 @@ void tile_warp_scan_layer(const ExecSpace& exec, const InView& in, const OutView
     const std::size_t base = static_cast<std::size_t>(b.block_rank()) * BS;
     b.threads([&](const Thread& t) {
       const std::size_t i = base + t.rank;
-      v(t)                = i < n ? static_cast<T>(in(i)) : T(0);
+      v(t)                = i < n ? read_only(in, i) : T(0);
     });
     warp_inclusive_scan(b, v, TileSum{});
     b.threads([&](const Thread& t) {
@@ -173,7 +185,7 @@ void tile_exchange_layer(const ExecSpace& exec, const InView& in, const OutView&
     const std::size_t base = static_cast<std::size_t>(b.block_rank()) * (BS * I);
     const int valid =
         n - base < static_cast<std::size_t>(BS * I) ? static_cast<int>(n - base) : BS * I;
-    ex.load(b, items, in, base, valid, T(0));
+    ex.load(b, items, ReadOnlySource<InView>{in}, base, valid, T(0));
     // The second half reuses the scratch the first half read: every thread
     // (every lane, for warp_transpose) must be past its reads.
     if constexpr (V == ExchangeVariant::transpose) {

@@ -97,6 +97,36 @@ KOKKOS_INLINE_FUNCTION void block_exclusive_prefix(const BlockT& b, PerThread<T,
   });
 }
 
+/// op over a thread's N items, left to right.
+template <class T, int N, class Op>
+KOKKOS_INLINE_FUNCTION T fold_items(const Items<T, N>& x, const Op& op) {
+  T acc = x[0];
+  SCRATCHKIT_COLLECTIVE_UNROLL
+  for (int i = 1; i < N; ++i) acc = op(acc, x[i]);
+  return acc;
+}
+
+/// The scratch of BlockReduce and BlockScan: one T per warp of a block of
+/// up to MaxThreads threads, sized at compile time.
+template <class T, int MaxThreads>
+class WarpSlots {
+ public:
+  static_assert(MaxThreads >= 1 && MaxThreads <= 1024, "BlockReduce, BlockScan: MaxThreads from 1 to 1024");
+  static constexpr int max_warps = (MaxThreads + 31) / 32;
+  using storage_type             = SharedArray<T, max_warps>;
+
+  /// Scratch bytes and alignment (LaunchParams::uses<BlockScan<...>>()).
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t shmem_size() { return storage_type::shmem_size(); }
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t shmem_align() { return storage_type::shmem_align(); }
+
+ protected:
+  template <class BlockT>
+  KOKKOS_INLINE_FUNCTION explicit WarpSlots(const BlockT& b) : m_s(b) {
+    require_block_within<MaxThreads>(b);
+  }
+  storage_type m_s;
+};
+
 }  // namespace detail
 
 /// Reduction over a block with an associative and commutative operator
@@ -115,20 +145,14 @@ KOKKOS_INLINE_FUNCTION void block_exclusive_prefix(const BlockT& b, PerThread<T,
 /// }
 /// \endcode
 template <class T, int MaxThreads>
-class BlockReduce {
+class BlockReduce : public detail::WarpSlots<T, MaxThreads> {
+  using base_type = detail::WarpSlots<T, MaxThreads>;
+  using base_type::m_s;
+
  public:
-  static_assert(MaxThreads >= 1 && MaxThreads <= 1024, "BlockReduce: MaxThreads from 1 to 1024");
-  static constexpr int max_warps = (MaxThreads + 31) / 32;
-  using storage_type             = SharedArray<T, max_warps>;
-
-  /// Scratch bytes and alignment (LaunchParams::uses<BlockReduce<...>>()).
-  KOKKOS_INLINE_FUNCTION static constexpr std::size_t shmem_size() { return storage_type::shmem_size(); }
-  KOKKOS_INLINE_FUNCTION static constexpr std::size_t shmem_align() { return storage_type::shmem_align(); }
-
+  using base_type::max_warps;
   template <class BlockT>
-  KOKKOS_INLINE_FUNCTION explicit BlockReduce(const BlockT& b) : m_s(b) {
-    detail::require_block_within<MaxThreads>(b);
-  }
+  KOKKOS_INLINE_FUNCTION explicit BlockReduce(const BlockT& b) : base_type(b) {}
 
   /// op over v of every thread, in rank order of the tree, into v of thread 0
   /// (other threads keep partial values).
@@ -145,12 +169,7 @@ class BlockReduce {
   template <class BlockT, int M, int N, class Op>
   KOKKOS_INLINE_FUNCTION void reduce(const BlockT& b, const PerThread<Items<T, N>, BlockT, M>& items,
                                      PerThread<T, BlockT, M>& v, const Op& op, bool to_all = false) const {
-    b.threads([&](const Thread& t) {
-      T acc = items(t)[0];
-      SCRATCHKIT_COLLECTIVE_UNROLL
-      for (int i = 1; i < N; ++i) acc = op(acc, items(t)[i]);
-      v(t) = acc;
-    });
+    b.threads([&](const Thread& t) { v(t) = detail::fold_items(items(t), op); });
     reduce_to(b, v, op, to_all);
   }
 
@@ -169,8 +188,6 @@ class BlockReduce {
       if (to_all || t.rank == 0) v(t) = detail::fold_slots<max_warps, T>(m_s, warps, op);
     });
   }
-
-  storage_type m_s;
 };
 
 /// Inclusive and exclusive scans over a block, in rank order (blocked items:
@@ -190,19 +207,14 @@ class BlockReduce {
 /// }
 /// \endcode
 template <class T, int MaxThreads>
-class BlockScan {
+class BlockScan : public detail::WarpSlots<T, MaxThreads> {
+  using base_type = detail::WarpSlots<T, MaxThreads>;
+  using base_type::m_s;
+
  public:
-  static_assert(MaxThreads >= 1 && MaxThreads <= 1024, "BlockScan: MaxThreads from 1 to 1024");
-  static constexpr int max_warps = (MaxThreads + 31) / 32;
-  using storage_type             = SharedArray<T, max_warps>;
-
-  KOKKOS_INLINE_FUNCTION static constexpr std::size_t shmem_size() { return storage_type::shmem_size(); }
-  KOKKOS_INLINE_FUNCTION static constexpr std::size_t shmem_align() { return storage_type::shmem_align(); }
-
+  using base_type::max_warps;
   template <class BlockT>
-  KOKKOS_INLINE_FUNCTION explicit BlockScan(const BlockT& b) : m_s(b) {
-    detail::require_block_within<MaxThreads>(b);
-  }
+  KOKKOS_INLINE_FUNCTION explicit BlockScan(const BlockT& b) : base_type(b) {}
 
   /// v(t) = op over v of ranks 0 .. t.rank.
   template <class BlockT, int M, class Op>
@@ -269,15 +281,8 @@ class BlockScan {
   template <class BlockT, int M, int N, class Op>
   KOKKOS_INLINE_FUNCTION static void thread_totals(const BlockT& b, const PerThread<Items<T, N>, BlockT, M>& items,
                                                    PerThread<T, BlockT, M>& p, const Op& op) {
-    b.threads([&](const Thread& t) {
-      T acc = items(t)[0];
-      SCRATCHKIT_COLLECTIVE_UNROLL
-      for (int i = 1; i < N; ++i) acc = op(acc, items(t)[i]);
-      p(t) = acc;
-    });
+    b.threads([&](const Thread& t) { p(t) = detail::fold_items(items(t), op); });
   }
-
-  storage_type m_s;
 };
 
 /// Moves a tile of MaxThreads x N items (or of the block's threads x N)

@@ -6,6 +6,35 @@
 
 namespace scratchkit {
 
+namespace detail {
+/// The warp of logical thread t in a block of n threads: its first rank, its
+/// width (32, or fewer for the last warp of a block that is not a whole
+/// number of warps) and t's lane.
+struct WarpOf {
+  int base, width, lane;
+};
+template <class BlockT>
+KOKKOS_INLINE_FUNCTION WarpOf warp_of(const BlockT& b, const Thread& t) {
+  constexpr int W  = BlockT::warp_size;
+  const int base   = t.rank - t.rank % W;
+  const int n      = b.num_threads();
+  return WarpOf{base, n - base < W ? n - base : W, t.rank - base};
+}
+/// The shuffle mask of a warp of `width` lanes (its lanes 0 .. width - 1).
+KOKKOS_INLINE_FUNCTION unsigned warp_mask(int width) { return width >= 32 ? 0xffffffffu : ((1u << width) - 1u); }
+/// Host backends: f(base, width) once for each warp of the block, run by the
+/// team member that owns it (in its first lane's turn), so that a warp
+/// collective can run its lanes' rounds in order over the PerThread array.
+template <class BlockT, class F>
+KOKKOS_INLINE_FUNCTION void host_warps(const BlockT& b, const F& f) {
+  constexpr int W = BlockT::warp_size;
+  const int n     = b.num_threads();
+  b.threads([&](const Thread& t) {
+    if (t.rank % W == 0) f(t.rank, n - t.rank < W ? n - t.rank : W);
+  });
+}
+}  // namespace detail
+
 /// Reduces v over each warp (32 consecutive ranks; the last warp of a block
 /// may be partial) with the binary operator op (associative and commutative:
 /// the tree pairs lane l with lane l + 16 first); the warp's result lands in
@@ -26,19 +55,17 @@ KOKKOS_INLINE_FUNCTION void warp_reduce(const BlockT& b, PerThread<T, BlockT, Ma
   constexpr int W = BlockT::warp_size;
   if constexpr (BlockT::is_gpu) {
     b.threads([&](const Thread& t) {
-      const int base  = t.rank - t.rank % W;
-      const int width = b.num_threads() - base < W ? b.num_threads() - base : W;
-      const int lane  = t.rank - base;
+      const detail::WarpOf w = detail::warp_of(b, t);
 #if defined(__CUDA_ARCH__)
-      const unsigned mask = width == W ? 0xffffffffu : ((1u << width) - 1u);
+      const unsigned mask = detail::warp_mask(w.width);
       T x                 = v(t);
       for (int off = W / 2; off > 0; off >>= 1) {
         const T y = __shfl_down_sync(mask, x, off);
-        if (lane + off < width) x = op(x, y);
+        if (w.lane + off < w.width) x = op(x, y);
       }
       v(t) = x;
 #else
-      (void)lane;
+      (void)w;
       (void)op;
       SCRATCHKIT_ABORT("scratchkit::warp_reduce: no shuffle for this GPU backend");
 #endif
@@ -47,36 +74,16 @@ KOKKOS_INLINE_FUNCTION void warp_reduce(const BlockT& b, PerThread<T, BlockT, Ma
     // Host: the owning member runs each of its warps' lanes in ascending
     // order, which reads every lane + off before it is updated in the same
     // round: exactly the values a shuffle would see.
-    const int n = b.num_threads();
-    b.threads([&](const Thread& t) {
-      if (t.rank % W != 0) return;
-      const int width = n - t.rank < W ? n - t.rank : W;
+    detail::host_warps(b, [&](int base, int width) {
       for (int off = W / 2; off > 0; off >>= 1)
         for (int lane = 0; lane + off < width; ++lane) {
-          const Thread a = b.thread_of(t.rank + lane), c = b.thread_of(t.rank + lane + off);
+          const Thread a = b.thread_of(base + lane), c = b.thread_of(base + lane + off);
           v(a)           = op(v(a), v(c));
         }
     });
   }
 }
 
-namespace detail {
-/// The warp of logical thread t in a block of n threads: its first rank, its
-/// width (32, or fewer for the last warp of a block that is not a whole
-/// number of warps) and t's lane.
-struct WarpOf {
-  int base, width, lane;
-};
-template <class BlockT>
-KOKKOS_INLINE_FUNCTION WarpOf warp_of(const BlockT& b, const Thread& t) {
-  constexpr int W  = BlockT::warp_size;
-  const int base   = t.rank - t.rank % W;
-  const int n      = b.num_threads();
-  return WarpOf{base, n - base < W ? n - base : W, t.rank - base};
-}
-/// The shuffle mask of a warp of `width` lanes (its lanes 0 .. width - 1).
-KOKKOS_INLINE_FUNCTION unsigned warp_mask(int width) { return width >= 32 ? 0xffffffffu : ((1u << width) - 1u); }
-}  // namespace detail
 
 /// Lets the lanes of each warp see each other's scratch writes before they
 /// read them: CUDA's `__syncwarp()` (over the lanes a partial last warp has).
@@ -129,16 +136,13 @@ KOKKOS_INLINE_FUNCTION void warp_shuffle(const BlockT& b, PerThread<T, BlockT, M
     });
   } else {
     // Host: every lane's value is read before any is replaced, as a shuffle does.
-    const int n = b.num_threads();
-    b.threads([&](const Thread& t) {
-      if (t.rank % W != 0) return;
-      const int width = n - t.rank < W ? n - t.rank : W;
+    detail::host_warps(b, [&](int base, int width) {
       T old[W];
-      for (int lane = 0; lane < width; ++lane) old[lane] = v(b.thread_of(t.rank + lane));
+      for (int lane = 0; lane < width; ++lane) old[lane] = v(b.thread_of(base + lane));
       for (int lane = 0; lane < width; ++lane) {
         const int src = src_of(lane);
         SCRATCHKIT_REQUIRE(src >= 0 && src < width, "scratchkit::warp_shuffle: source lane outside the warp");
-        v(b.thread_of(t.rank + lane)) = old[src];
+        v(b.thread_of(base + lane)) = old[src];
       }
     });
   }
@@ -191,13 +195,10 @@ KOKKOS_INLINE_FUNCTION void warp_inclusive_scan(const BlockT& b, PerThread<T, Bl
 #endif
     });
   } else {
-    const int n = b.num_threads();
-    b.threads([&](const Thread& t) {
-      if (t.rank % W != 0) return;
-      const int width = n - t.rank < W ? n - t.rank : W;
+    detail::host_warps(b, [&](int base, int width) {
       for (int off = 1; off < width; off <<= 1)
         for (int lane = width - 1; lane >= off; --lane) {
-          const Thread a = b.thread_of(t.rank + lane), c = b.thread_of(t.rank + lane - off);
+          const Thread a = b.thread_of(base + lane), c = b.thread_of(base + lane - off);
           v(a)           = op(v(c), v(a));
         }
     });

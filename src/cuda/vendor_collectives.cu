@@ -27,10 +27,33 @@ namespace {
 
 namespace sk = ::scratchkit::detail;
 
-template <class T, int BS, int I, bool Inclusive>
-__global__ void __launch_bounds__(BS, 1) cub_tile_scan(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
-  using Load  = cub::BlockLoad<T, BS, I, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-  using Store = cub::BlockStore<T, BS, I, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+/// BlockLoad of the tile at p: unguarded when full, else the first `valid` elements and 0 past them.
+template <class Load, class T, int I>
+__device__ __forceinline__ void load_tile(typename Load::TempStorage& tmp, const T* p, T (&it)[I], bool full,
+                                          int valid) {
+  if (full)
+    Load(tmp).Load(p, it);
+  else
+    Load(tmp).Load(p, it, valid, T(0));
+}
+/// BlockStore of the tile to p: unguarded when full, else its first `valid` elements.
+template <class Store, class T, int I>
+__device__ __forceinline__ void store_tile(typename Store::TempStorage& tmp, T* p, T (&it)[I], bool full, int valid) {
+  if (full)
+    Store(tmp).Store(p, it);
+  else
+    Store(tmp).Store(p, it, valid);
+}
+
+/// What a tile kernel does between its BlockLoad and BlockStore.
+enum class Between { copy, inclusive_sum, exclusive_sum };
+
+/// BlockLoad, then nothing (the exchange round trip) or BlockScan, then BlockStore; one tile a block.
+template <class T, int BS, int I, cub::BlockLoadAlgorithm LA, cub::BlockStoreAlgorithm SA, Between What>
+__global__ void __launch_bounds__(BS, 1) cub_tile_load_store(const T* __restrict__ in, T* __restrict__ out,
+                                                             std::size_t n) {
+  using Load  = cub::BlockLoad<T, BS, I, LA>;
+  using Store = cub::BlockStore<T, BS, I, SA>;
   using Scan  = cub::BlockScan<T, BS>;
   __shared__ union {
     typename Load::TempStorage load;
@@ -42,20 +65,16 @@ __global__ void __launch_bounds__(BS, 1) cub_tile_scan(const T* __restrict__ in,
   const bool full        = n - base >= static_cast<std::size_t>(TILE);
   const int valid        = full ? TILE : static_cast<int>(n - base);
   T it[I];
-  if (full)
-    Load(tmp.load).Load(in + base, it);
-  else
-    Load(tmp.load).Load(in + base, it, valid, T(0));
+  load_tile<Load>(tmp.load, in + base, it, full, valid);
   __syncthreads();
-  if constexpr (Inclusive)
+  if constexpr (What == Between::inclusive_sum) {
     Scan(tmp.scan).InclusiveSum(it, it);
-  else
+    __syncthreads();
+  } else if constexpr (What == Between::exclusive_sum) {
     Scan(tmp.scan).ExclusiveSum(it, it);
-  __syncthreads();
-  if (full)
-    Store(tmp.store).Store(out + base, it);
-  else
-    Store(tmp.store).Store(out + base, it, valid);
+    __syncthreads();
+  }
+  store_tile<Store>(tmp.store, out + base, it, full, valid);
 }
 
 template <class T, int BS, int I>
@@ -85,31 +104,6 @@ __global__ void __launch_bounds__(BS, 1)
   if (i < n) out[i] = v;
 }
 
-template <class T, int BS, int I, cub::BlockLoadAlgorithm LA, cub::BlockStoreAlgorithm SA>
-__global__ void __launch_bounds__(BS, 1)
-    cub_tile_exchange(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
-  using Load  = cub::BlockLoad<T, BS, I, LA>;
-  using Store = cub::BlockStore<T, BS, I, SA>;
-  __shared__ union {
-    typename Load::TempStorage load;
-    typename Store::TempStorage store;
-  } tmp;
-  constexpr int TILE     = BS * I;
-  const std::size_t base = static_cast<std::size_t>(blockIdx.x) * TILE;
-  const bool full        = n - base >= static_cast<std::size_t>(TILE);
-  const int valid        = full ? TILE : static_cast<int>(n - base);
-  T it[I];
-  if (full)
-    Load(tmp.load).Load(in + base, it);
-  else
-    Load(tmp.load).Load(in + base, it, valid, T(0));
-  __syncthreads();
-  if (full)
-    Store(tmp.store).Store(out + base, it);
-  else
-    Store(tmp.store).Store(out + base, it, valid);
-}
-
 /// The twins' tile shapes that CUB's kernels take: whole warps (256 x 4, 256 x 8).
 template <class F>
 void with_cub_shape(int threads, int items, const char* kernel, const F& f) {
@@ -131,11 +125,13 @@ void scan_impl(ScanKind kind, const T* in, T* out, std::size_t n, int threads, i
     constexpr int BS = decltype(bs)::value, I = decltype(it)::value;
     if (n == 0) return;
     const cudaStream_t s = detail::as_stream(stream);
+    constexpr auto LA = cub::BLOCK_LOAD_WARP_TRANSPOSE;
+    constexpr auto SA = cub::BLOCK_STORE_WARP_TRANSPOSE;
     if (kind == ScanKind::inclusive)
-      cub_tile_scan<T, BS, I, true><<<grid_of(n, BS * I), BS, 0, s>>>(in, out, n);
+      cub_tile_load_store<T, BS, I, LA, SA, Between::inclusive_sum><<<grid_of(n, BS * I), BS, 0, s>>>(in, out, n);
     else
-      cub_tile_scan<T, BS, I, false><<<grid_of(n, BS * I), BS, 0, s>>>(in, out, n);
-    SCRATCHKIT_CUDA_CHECK_LAUNCH("cub_tile_scan");
+      cub_tile_load_store<T, BS, I, LA, SA, Between::exclusive_sum><<<grid_of(n, BS * I), BS, 0, s>>>(in, out, n);
+    SCRATCHKIT_CUDA_CHECK_LAUNCH("cub_tile_load_store (scan)");
   });
 }
 
@@ -164,12 +160,12 @@ void exchange_impl(ExchangeVariant v, const T* in, T* out, std::size_t n, int th
     if (n == 0) return;
     const cudaStream_t s = detail::as_stream(stream);
     if (v == ExchangeVariant::warp_transpose)
-      cub_tile_exchange<T, BS, I, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::BLOCK_STORE_WARP_TRANSPOSE>
+      cub_tile_load_store<T, BS, I, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::BLOCK_STORE_WARP_TRANSPOSE, Between::copy>
           <<<grid_of(n, BS * I), BS, 0, s>>>(in, out, n);
     else
-      cub_tile_exchange<T, BS, I, cub::BLOCK_LOAD_TRANSPOSE, cub::BLOCK_STORE_TRANSPOSE>
+      cub_tile_load_store<T, BS, I, cub::BLOCK_LOAD_TRANSPOSE, cub::BLOCK_STORE_TRANSPOSE, Between::copy>
           <<<grid_of(n, BS * I), BS, 0, s>>>(in, out, n);
-    SCRATCHKIT_CUDA_CHECK_LAUNCH("cub_tile_exchange");
+    SCRATCHKIT_CUDA_CHECK_LAUNCH("cub_tile_load_store (exchange)");
   });
 }
 

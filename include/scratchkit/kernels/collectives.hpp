@@ -91,6 +91,21 @@ void require_tile_views(const InView& in, const OutView& out, std::size_t out_ex
   }
 }
 
+/// Backend::native: exec, in and out checked for the native twin, then
+/// f(stream) calls it (never instantiated in builds without native CUDA).
+template <class ExecSpace, class InView, class OutView, class F>
+void tile_native(const ExecSpace& exec, const InView& in, const OutView& out, const char* kernel, const F& f) {
+  void* stream = native_stream(exec, kernel);
+  require_native_view(in, kernel, "in");
+  require_native_view(out, kernel, "out");
+#if SCRATCHKIT_HAS_NATIVE_CUDA
+  f(stream);
+#else
+  (void)stream;
+  (void)f;
+#endif
+}
+
 template <int BS, int I, bool Inclusive, class ExecSpace, class InView, class OutView>
 void tile_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
   using T     = typename OutView::non_const_value_type;
@@ -214,16 +229,10 @@ void tile_scan(const ExecSpace& exec, ScanKind kind, const InView& in, const Out
   if (kind != ScanKind::inclusive && kind != ScanKind::exclusive)
     throw UnsupportedError("scratchkit::tile_scan: unknown scan kind");
   if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "tile_scan");
-    detail::require_native_view(in, "tile_scan", "in");
-    detail::require_native_view(out, "tile_scan", "out");
     detail::with_tile_shape(threads, items, "tile_scan", [](auto, auto) {});
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    native::cuda::tile_scan(kind, in.data(), out.data(), in.extent(0), threads, items, stream);
-#else
-    (void)stream;
-#endif
-    return;
+    return detail::tile_native(exec, in, out, "tile_scan", [&](auto stream) {
+      native::cuda::tile_scan(kind, in.data(), out.data(), in.extent(0), threads, items, stream);
+    });
   }
   detail::with_tile_shape(threads, items, "tile_scan", [&](auto bs, auto it) {
     if (in.extent(0) == 0) return;
@@ -249,17 +258,10 @@ void tile_reduce(const ExecSpace& exec, const InView& in, const OutView& out, in
   });
   detail::require_tile_views(in, out, static_cast<std::size_t>(detail::tile_count(in.extent(0), tile)),
                              "tile_reduce");
-  if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "tile_reduce");
-    detail::require_native_view(in, "tile_reduce", "in");
-    detail::require_native_view(out, "tile_reduce", "out");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    native::cuda::tile_reduce(in.data(), out.data(), in.extent(0), threads, items, stream);
-#else
-    (void)stream;
-#endif
-    return;
-  }
+  if (backend == Backend::native)
+    return detail::tile_native(exec, in, out, "tile_reduce", [&](auto stream) {
+      native::cuda::tile_reduce(in.data(), out.data(), in.extent(0), threads, items, stream);
+    });
   detail::with_tile_shape(threads, items, "tile_reduce", [&](auto bs, auto it) {
     if (in.extent(0) == 0) return;
     detail::tile_reduce_layer<decltype(bs)::value, decltype(it)::value>(exec, in, out);
@@ -277,17 +279,10 @@ void tile_warp_scan(const ExecSpace& exec, const InView& in, const OutView& out,
                     Backend backend = Backend::layer) {
   detail::require_tile_views(in, out, in.extent(0), "tile_warp_scan");
   detail::with_warp_block(threads, "tile_warp_scan", [](auto) {});
-  if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "tile_warp_scan");
-    detail::require_native_view(in, "tile_warp_scan", "in");
-    detail::require_native_view(out, "tile_warp_scan", "out");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    native::cuda::tile_warp_scan(in.data(), out.data(), in.extent(0), threads, stream);
-#else
-    (void)stream;
-#endif
-    return;
-  }
+  if (backend == Backend::native)
+    return detail::tile_native(exec, in, out, "tile_warp_scan", [&](auto stream) {
+      native::cuda::tile_warp_scan(in.data(), out.data(), in.extent(0), threads, stream);
+    });
   detail::with_warp_block(threads, "tile_warp_scan", [&](auto bs) {
     if (in.extent(0) == 0) return;
     detail::tile_warp_scan_layer<decltype(bs)::value>(exec, in, out);
@@ -309,16 +304,10 @@ void tile_exchange(const ExecSpace& exec, ExchangeVariant v, const InView& in, c
   if (v != ExchangeVariant::warp_transpose && v != ExchangeVariant::transpose)
     throw UnsupportedError("scratchkit::tile_exchange: unknown exchange variant");
   if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "tile_exchange");
-    detail::require_native_view(in, "tile_exchange", "in");
-    detail::require_native_view(out, "tile_exchange", "out");
     detail::with_tile_shape(threads, items, "tile_exchange", [](auto, auto) {});
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    native::cuda::tile_exchange(v, in.data(), out.data(), in.extent(0), threads, items, stream);
-#else
-    (void)stream;
-#endif
-    return;
+    return detail::tile_native(exec, in, out, "tile_exchange", [&](auto stream) {
+      native::cuda::tile_exchange(v, in.data(), out.data(), in.extent(0), threads, items, stream);
+    });
   }
   detail::with_tile_shape(threads, items, "tile_exchange", [&](auto bs, auto it) {
     if (in.extent(0) == 0) return;

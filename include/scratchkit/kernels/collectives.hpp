@@ -17,9 +17,10 @@
 /// through the read-only path (read_only(), the native twin's __ldg): in and
 /// out must not overlap.
 ///
-/// A tile is a short block (4 to 8 elements a thread): on Kokkos' generic
-/// driver a team may run several consecutive tiles (LaunchBounds' TeamLoop),
-/// tile_blocks_per_team() of them; 1 until measured on a GPU.
+/// One tile per team, without LaunchBounds' TeamLoop: the team loop around
+/// the body costs these kernels up to 80 % more registers (ptxas, sm_90,
+/// Kokkos 4.6.01: the 256 x 8 scan 56-64 -> 80-92, the transposed exchange
+/// 40 -> 72), which the short-block saving would have to repay.
 #pragma once
 
 #include <scratchkit/block_collectives.hpp>
@@ -30,7 +31,6 @@
 #include <scratchkit/native/collectives.hpp>
 
 #include <cstdint>
-#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -38,19 +38,9 @@
 namespace scratchkit {
 namespace detail {
 
-/// Tiles one Kokkos team runs (LaunchParams::blocks_per_team): 1, or
-/// SCRATCHKIT_TILE_BLOCKS_PER_TEAM (read once per process; for measuring).
-inline int tile_blocks_per_team() {
-  static const int k = [] {
-    const char* v = std::getenv("SCRATCHKIT_TILE_BLOCKS_PER_TEAM");
-    const int n   = v ? std::atoi(v) : 0;
-    return n >= 1 ? n : 1;
-  }();
-  return k;
-}
 /// Launch bounds of every tile kernel (native: __launch_bounds__(BS, 1)).
 template <int BS>
-using TileBounds = LaunchBounds<BS, 1, false, true>;
+using TileBounds = LaunchBounds<BS, 1>;
 
 /// in(i) through the read-only path, as the native twin's __ldg loads.
 template <class View>
@@ -113,8 +103,7 @@ void tile_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out
   using Ex    = BlockExchange<T, BS, I, ExchangeVariant::warp_transpose>;
   using Scan  = BlockScan<T, BS>;
   const std::size_t n = in.extent(0);
-  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Ex, Scan>()
-                     .blocks_per_team(tile_blocks_per_team());
+  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Ex, Scan>();
   launch<TileBounds<BS>>(exec, Inclusive ? "scratchkit::tile_scan_inclusive" : "scratchkit::tile_scan_exclusive",
                               p, KOKKOS_LAMBDA(const B_t& b) {
                                 Ex ex(b);
@@ -140,8 +129,7 @@ void tile_reduce_layer(const ExecSpace& exec, const InView& in, const OutView& o
   using B_t    = Block<ExecSpace>;
   using Reduce = BlockReduce<T, BS>;
   const std::size_t n = in.extent(0);
-  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Reduce>()
-                     .blocks_per_team(tile_blocks_per_team());
+  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Reduce>();
   launch<TileBounds<BS>>(exec, "scratchkit::tile_reduce", p, KOKKOS_LAMBDA(const B_t& b) {
     Reduce red(b);
     PerThread<T, B_t, BS> v(b);
@@ -169,8 +157,7 @@ void tile_warp_scan_layer(const ExecSpace& exec, const InView& in, const OutView
   using T   = typename OutView::non_const_value_type;
   using B_t = Block<ExecSpace>;
   const std::size_t n = in.extent(0);
-  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS))), Dim3(BS))
-                     .blocks_per_team(tile_blocks_per_team());
+  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS))), Dim3(BS));
   launch<TileBounds<BS>>(exec, "scratchkit::tile_warp_scan", p, KOKKOS_LAMBDA(const B_t& b) {
     PerThread<T, B_t, BS> v(b);
     const std::size_t base = static_cast<std::size_t>(b.block_rank()) * BS;
@@ -192,8 +179,7 @@ void tile_exchange_layer(const ExecSpace& exec, const InView& in, const OutView&
   using B_t = Block<ExecSpace>;
   using Ex  = BlockExchange<T, BS, I, V>;
   const std::size_t n = in.extent(0);
-  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Ex>()
-                     .blocks_per_team(tile_blocks_per_team());
+  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Ex>();
   launch<TileBounds<BS>>(exec, "scratchkit::tile_exchange", p, KOKKOS_LAMBDA(const B_t& b) {
     Ex ex(b);
     PerThread<Items<T, I>, B_t, BS> items(b);

@@ -50,6 +50,8 @@ struct LatestNonzero {
 };
 
 constexpr int MAXT = 1024;
+/// Blocks of up to 1024 threads on a GPU: at most 64 registers a thread.
+using TestBounds = LaunchBounds<MAXT, 1>;
 constexpr int W    = 32;
 const int block_sizes[] = {1, 5, 31, 32, 33, 80, 100, 256, 257, 1024};
 
@@ -243,7 +245,7 @@ void run_warp_ops(int nt, int blocks, const DView<T, Exec>& x, const DView<T, Ex
                   const DView<T, Exec>& bcast, const DView<T, Exec>& shuf, const DView<T, Exec>& red, T init, Op op) {
   using B = Block<Exec>;
   const int warps = (nt + W - 1) / W;
-  launch(Exec(), "test::warp_ops", LaunchParams(Dim3(blocks), Dim3(nt)), KOKKOS_LAMBDA(const B& b) {
+  launch<TestBounds>(Exec(), "test::warp_ops", LaunchParams(Dim3(blocks), Dim3(nt)), KOKKOS_LAMBDA(const B& b) {
     PerThread<T, B, MAXT> v(b);
     const int base = b.block_rank() * nt;
     b.threads([&](const Thread& t) { v(t) = x(base + t.rank); });
@@ -285,7 +287,7 @@ void run_block_ops(int nt, int blocks, const DView<T, Exec>& x, const DView<T, E
   using Scan  = BlockScan<T, MAXT>;
   using Red   = BlockReduce<T, MAXT>;
   const auto p = LaunchParams(Dim3(blocks), Dim3(nt)).uses<Scan, Red>();
-  launch(Exec(), "test::block_ops", p, KOKKOS_LAMBDA(const B& b) {
+  launch<TestBounds>(Exec(), "test::block_ops", p, KOKKOS_LAMBDA(const B& b) {
     Scan scan(b);
     Red reduce(b);
     PerThread<T, B, MAXT> v(b);
@@ -323,7 +325,7 @@ void run_block_items(int nt, int blocks, const DView<T, Exec>& x, const DView<T,
   using Scan = BlockScan<T, MAXT>;
   using Red  = BlockReduce<T, MAXT>;
   const auto p = LaunchParams(Dim3(blocks), Dim3(nt)).uses<Scan, Red>();
-  launch(Exec(), "test::block_items", p, KOKKOS_LAMBDA(const B& b) {
+  launch<TestBounds>(Exec(), "test::block_items", p, KOKKOS_LAMBDA(const B& b) {
     Scan scan(b);
     Red reduce(b);
     PerThread<Items<T, N>, B, MAXT> it(b);
@@ -362,7 +364,7 @@ void run_exchange(int which, int nt, int blocks, int valid, const DView<T, Exec>
   using B  = Block<Exec>;
   using Ex = BlockExchange<T, MAXT, N, V>;
   const auto p = LaunchParams(Dim3(blocks), Dim3(nt)).uses<Ex>();
-  launch(Exec(), "test::exchange", p, KOKKOS_LAMBDA(const B& b) {
+  launch<TestBounds>(Exec(), "test::exchange", p, KOKKOS_LAMBDA(const B& b) {
     Ex ex(b);
     PerThread<Items<T, N>, B, MAXT> it(b);
     const std::size_t base = static_cast<std::size_t>(b.block_rank()) * nt * N;

@@ -142,6 +142,7 @@ void add_stencil_1d_cases(const Config&, std::vector<Case>&);
 void add_transpose_cases(const Config&, std::vector<Case>&);
 void add_stencil_3d_cases(const Config&, std::vector<Case>&);
 void add_histogram_cases(const Config&, std::vector<Case>&);
+void add_collectives_cases(const Config&, std::vector<Case>&);
 
 }  // namespace perf
 }  // namespace scratchkit

@@ -9,7 +9,7 @@ merged in the order given; the context comes from the first.
 
 writes DIR/summary.csv (columns: kernel,variant,backend,type,layout,size,
 time_ms,gbps,gflops,pct_of_ceiling,ratio_layer_over_native,
-ratio_layout_over_right,check), DIR/summary.md and,
+ratio_layout_over_right,ratio_over_vendor,check), DIR/summary.md and,
 with --plots, DIR/pct_of_ceiling_<kernel>.png; prints the markdown table.
 For a sweep (kernels at several sizes: scratchkit-bench --sweep) also
 DIR/sweep.md (per size: the fastest layer variant against the vendor, or
@@ -24,7 +24,11 @@ nearest to the row in bytes. ratio_layer_over_native: native time / layer time
 for the same kernel, variant, type, layout and size (1.0: the layer is as
 fast; below 1: slower). ratio_layout_over_right: this row's time / the time
 of the LayoutRight row of the same kernel, variant, backend, type and size
-(the issue-20 target for LayoutLeft: <= 1.05). layout: the Views' layout
+(the issue-20 target for LayoutLeft: <= 1.05). ratio_over_vendor: the time
+of the vendor row (backend "vendor": CUB) of the same kernel, variant, type,
+layout and size / this row's time (1.0: as fast as the vendor; below 1:
+slower; the block-collective tile kernels name their CUB rows alike, the
+issue-22 target: >= 0.95). layout: the Views' layout
 (LayoutRight, LayoutLeft, LayoutStride); case names are
 kernel/variant/backend/type/layout/size (older JSONs without the layout part
 read as LayoutRight). --require-pass exits 1 unless every row is PASSED or
@@ -37,7 +41,7 @@ import sys
 from pathlib import Path
 
 COLUMNS = ["kernel", "variant", "backend", "type", "layout", "size", "time_ms", "gbps", "gflops",
-           "pct_of_ceiling", "ratio_layer_over_native", "ratio_layout_over_right", "check"]
+           "pct_of_ceiling", "ratio_layer_over_native", "ratio_layout_over_right", "ratio_over_vendor", "check"]
 LAYOUTS = ("LayoutRight", "LayoutLeft", "LayoutStride")
 
 
@@ -124,6 +128,8 @@ def derive(rows):
         rt = times.get((r["kernel"], r["variant"], r["backend"], r["type"], "LayoutRight", r["size"]))
         r["ratio_layout_over_right"] = (r["time_ms"] / rt if rt and r["time_ms"] and r["layout"] != "LayoutRight"
                                         else None)
+        vt = times.get((r["kernel"], r["variant"], "vendor", r["type"], r["layout"], r["size"]))
+        r["ratio_over_vendor"] = vt / r["time_ms"] if vt and r["time_ms"] and r["backend"] != "vendor" else None
     return rows
 
 
@@ -138,7 +144,8 @@ def write_csv(rows, path):
         for r in rows:
             w.writerow([r["kernel"], r["variant"], r["backend"], r["type"], r["layout"], r["size"],
                         fmt(r["time_ms"], 6), fmt(r["gbps"], 3), fmt(r["gflops"], 3), fmt(r["pct_of_ceiling"], 2),
-                        fmt(r["ratio_layer_over_native"], 4), fmt(r["ratio_layout_over_right"], 4), r["check"]])
+                        fmt(r["ratio_layer_over_native"], 4), fmt(r["ratio_layout_over_right"], 4),
+                        fmt(r["ratio_over_vendor"], 4), r["check"]])
 
 
 def markdown(context, rows):
@@ -148,13 +155,13 @@ def markdown(context, rows):
             lines.append(f"- {k}: {context[k]}")
     lines.append("")
     lines.append("| kernel | variant | backend | type | layout | size | time (ms) | GB/s | GFLOP/s | % of ceiling "
-                 "| layer/native | time / LayoutRight | check |")
-    lines.append("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
+                 "| layer/native | time / LayoutRight | vendor time / time | check |")
+    lines.append("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
         lines.append(f"| {r['kernel']} | {r['variant']} | {r['backend']} | {r['type']} | {r['layout']} | {r['size']} | "
                      f"{fmt(r['time_ms'], 4)} | {fmt(r['gbps'], 1)} | {fmt(r['gflops'], 1)} | "
                      f"{fmt(r['pct_of_ceiling'], 1)} | {fmt(r['ratio_layer_over_native'], 3)} | "
-                     f"{fmt(r['ratio_layout_over_right'], 3)} | {r['check']} |")
+                     f"{fmt(r['ratio_layout_over_right'], 3)} | {fmt(r['ratio_over_vendor'], 3)} | {r['check']} |")
     return "\n".join(lines) + "\n"
 
 

@@ -364,6 +364,7 @@ int main(int argc, char** argv) {
     add_stencil_3d_cases(c, cases);
     add_transpose_cases(c, cases);
     add_histogram_cases(c, cases);
+    add_collectives_cases(c, cases);
     std::vector<Case> selected;
     for (auto& k : cases)
       if ((c.only.empty() || matches_any(k.name(), c.only)) && (c.skip.empty() || !matches_any(k.name(), c.skip)))

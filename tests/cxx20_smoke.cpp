@@ -91,6 +91,17 @@ int main(int argc, char** argv) {
       for (int b = 0; b < 16; ++b) ok = ok && hc(b) == (b == 8 ? unsigned(n) : 0u);
       report("histogram", ok);
     }
+    {  // tile_scan: ones, tiles of 256 x 4 (exact)
+      const int n = 5003;
+      Kokkos::View<int*> x("x", n), y("y", n);
+      Kokkos::deep_copy(x, 1);
+      sk::tile_scan(exec, sk::ScanKind::inclusive, x, y, 256, 4);
+      exec.fence();
+      auto hy = Kokkos::create_mirror_view_and_copy(Host(), y);
+      bool ok = true;
+      for (int i = 0; i < n; ++i) ok = ok && hy(i) == i % 1024 + 1;
+      report("tile_scan", ok);
+    }
   }
   Kokkos::finalize();
   std::printf("%s\n", failed ? "cxx20_smoke: FAILED" : "cxx20_smoke: all ok");

@@ -11,6 +11,8 @@
 #include <scratchkit/padded_tile.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/warp.hpp>
+#include <scratchkit/block_collectives.hpp>
+#include <scratchkit/kernels/collectives.hpp>
 #include <scratchkit/kernels/gemm.hpp>
 #include <scratchkit/kernels/histogram.hpp>
 #include <scratchkit/kernels/reduce.hpp>

@@ -1,13 +1,43 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/// Warp collectives on the layer: a shuffle reduction over 32 consecutive logical threads.
+/// Warp collectives on the layer: shuffle, broadcast, reduction and scans over 32 consecutive logical threads.
 #pragma once
 
 #include <scratchkit/per_thread.hpp>
 
 namespace scratchkit {
 
+namespace detail {
+/// The warp of logical thread t in a block of n threads: its first rank, its
+/// width (32, or fewer for the last warp of a block that is not a whole
+/// number of warps) and t's lane.
+struct WarpOf {
+  int base, width, lane;
+};
+template <class BlockT>
+KOKKOS_INLINE_FUNCTION WarpOf warp_of(const BlockT& b, const Thread& t) {
+  constexpr int W  = BlockT::warp_size;
+  const int base   = t.rank - t.rank % W;
+  const int n      = b.num_threads();
+  return WarpOf{base, n - base < W ? n - base : W, t.rank - base};
+}
+/// The shuffle mask of a warp of `width` lanes (its lanes 0 .. width - 1).
+KOKKOS_INLINE_FUNCTION unsigned warp_mask(int width) { return width >= 32 ? 0xffffffffu : ((1u << width) - 1u); }
+/// Host backends: f(base, width) once for each warp of the block, run by the
+/// team member that owns it (in its first lane's turn), so that a warp
+/// collective can run its lanes' rounds in order over the PerThread array.
+template <class BlockT, class F>
+KOKKOS_INLINE_FUNCTION void host_warps(const BlockT& b, const F& f) {
+  constexpr int W = BlockT::warp_size;
+  const int n     = b.num_threads();
+  b.threads([&](const Thread& t) {
+    if (t.rank % W == 0) f(t.rank, n - t.rank < W ? n - t.rank : W);
+  });
+}
+}  // namespace detail
+
 /// Reduces v over each warp (32 consecutive ranks; the last warp of a block
-/// may be partial) with the binary operator op; the warp's result lands in
+/// may be partial) with the binary operator op (associative and commutative:
+/// the tree pairs lane l with lane l + 16 first); the warp's result lands in
 /// v(t) of its first lane (t.rank % 32 == 0); other lanes hold partial values.
 ///
 /// Called from the kernel body, like sync_threads: every thread takes part.
@@ -25,19 +55,17 @@ KOKKOS_INLINE_FUNCTION void warp_reduce(const BlockT& b, PerThread<T, BlockT, Ma
   constexpr int W = BlockT::warp_size;
   if constexpr (BlockT::is_gpu) {
     b.threads([&](const Thread& t) {
-      const int base  = t.rank - t.rank % W;
-      const int width = b.num_threads() - base < W ? b.num_threads() - base : W;
-      const int lane  = t.rank - base;
+      const detail::WarpOf w = detail::warp_of(b, t);
 #if defined(__CUDA_ARCH__)
-      const unsigned mask = width == W ? 0xffffffffu : ((1u << width) - 1u);
+      const unsigned mask = detail::warp_mask(w.width);
       T x                 = v(t);
       for (int off = W / 2; off > 0; off >>= 1) {
         const T y = __shfl_down_sync(mask, x, off);
-        if (lane + off < width) x = op(x, y);
+        if (w.lane + off < w.width) x = op(x, y);
       }
       v(t) = x;
 #else
-      (void)lane;
+      (void)w;
       (void)op;
       SCRATCHKIT_ABORT("scratchkit::warp_reduce: no shuffle for this GPU backend");
 #endif
@@ -46,17 +74,153 @@ KOKKOS_INLINE_FUNCTION void warp_reduce(const BlockT& b, PerThread<T, BlockT, Ma
     // Host: the owning member runs each of its warps' lanes in ascending
     // order, which reads every lane + off before it is updated in the same
     // round: exactly the values a shuffle would see.
-    const int n = b.num_threads();
-    b.threads([&](const Thread& t) {
-      if (t.rank % W != 0) return;
-      const int width = n - t.rank < W ? n - t.rank : W;
+    detail::host_warps(b, [&](int base, int width) {
       for (int off = W / 2; off > 0; off >>= 1)
         for (int lane = 0; lane + off < width; ++lane) {
-          const Thread a = b.thread_of(t.rank + lane), c = b.thread_of(t.rank + lane + off);
+          const Thread a = b.thread_of(base + lane), c = b.thread_of(base + lane + off);
           v(a)           = op(v(a), v(c));
         }
     });
   }
+}
+
+
+/// Lets the lanes of each warp see each other's scratch writes before they
+/// read them: CUDA's `__syncwarp()` (over the lanes a partial last warp has).
+/// Called from the kernel body between two thread phases whose data flows
+/// only within warps. On host backends it does nothing: the team member that
+/// owns a warp runs all its lanes through one phase before the next.
+/// \code
+/// b.threads([&](const Thread& t) { s[t.rank] = x(t); });
+/// scratchkit::sync_warp(b);
+/// b.threads([&](const Thread& t) { y(t) = s[t.rank ^ 1]; });  // a lane of the same warp
+/// \endcode
+template <class BlockT>
+KOKKOS_INLINE_FUNCTION void sync_warp(const BlockT& b) {
+  if constexpr (BlockT::is_gpu) {
+    b.threads([&](const Thread& t) {
+#if defined(__CUDA_ARCH__)
+      __syncwarp(detail::warp_mask(detail::warp_of(b, t).width));
+#else
+      (void)t;
+      SCRATCHKIT_ABORT("scratchkit::sync_warp: no warp barrier for this GPU backend");
+#endif
+    });
+  } else {
+    (void)b;
+  }
+}
+
+/// v(t) = the value v held at lane src_of(lane) of t's warp, for every lane
+/// at once (CUDA's `__shfl_sync(mask, v, src)` with a per-lane source).
+/// src_of(lane) must be a lane of the same warp (below the width of a
+/// partial last warp; checked in bounds-checked builds). T: a type
+/// `__shfl_sync` takes (arithmetic) on GPUs, anything copyable on the host.
+/// \code
+/// scratchkit::warp_shuffle(b, v, [](int lane) { return lane ^ 1; });  // swap neighbours
+/// \endcode
+template <class T, class BlockT, int MaxThreads, class SrcOf>
+KOKKOS_INLINE_FUNCTION void warp_shuffle(const BlockT& b, PerThread<T, BlockT, MaxThreads>& v, const SrcOf& src_of) {
+  constexpr int W = BlockT::warp_size;
+  if constexpr (BlockT::is_gpu) {
+    b.threads([&](const Thread& t) {
+      const detail::WarpOf w = detail::warp_of(b, t);
+      const int src          = src_of(w.lane);
+      SCRATCHKIT_BOUNDS_CHECK(src >= 0 && src < w.width, "scratchkit::warp_shuffle: source lane outside the warp");
+#if defined(__CUDA_ARCH__)
+      v(t) = __shfl_sync(detail::warp_mask(w.width), v(t), src);
+#else
+      (void)src;
+      SCRATCHKIT_ABORT("scratchkit::warp_shuffle: no shuffle for this GPU backend");
+#endif
+    });
+  } else {
+    // Host: every lane's value is read before any is replaced, as a shuffle does.
+    detail::host_warps(b, [&](int base, int width) {
+      T old[W];
+      for (int lane = 0; lane < width; ++lane) old[lane] = v(b.thread_of(base + lane));
+      for (int lane = 0; lane < width; ++lane) {
+        const int src = src_of(lane);
+        SCRATCHKIT_REQUIRE(src >= 0 && src < width, "scratchkit::warp_shuffle: source lane outside the warp");
+        v(b.thread_of(base + lane)) = old[src];
+      }
+    });
+  }
+}
+
+/// Every lane of each warp gets the value of lane src_lane of its warp
+/// (CUDA's `__shfl_sync(mask, v, src_lane)`); src_lane must be a lane of
+/// every warp (below the width of a partial last warp).
+/// \code
+/// scratchkit::warp_broadcast(b, v, 0);  // lane 0's value to its whole warp
+/// \endcode
+template <class T, class BlockT, int MaxThreads>
+KOKKOS_INLINE_FUNCTION void warp_broadcast(const BlockT& b, PerThread<T, BlockT, MaxThreads>& v, int src_lane) {
+  warp_shuffle(b, v, [=](int) { return src_lane; });
+}
+
+/// Inclusive scan of v over each warp (32 consecutive ranks; the last warp
+/// of a block may be partial) with the associative operator op: lane l ends
+/// with op over lanes 0 .. l, the earlier lanes always the left operand.
+///
+/// Called from the kernel body. On a GPU it is a Kogge-Stone scan of
+/// `__shfl_up_sync` rounds (offsets 1, 2, 4, 8, 16: x = op(x from lane - off,
+/// x)); host backends run the same rounds over the PerThread array, each round
+/// from the last lane down so that every lane reads its source before it is
+/// updated: the same operations in the same order, so results are bit
+/// identical (floats included).
+/// \code
+/// scratchkit::PerThread<float, Block, 256> v(b);
+/// b.threads([&](const Thread& t) { v(t) = x(i0 + t.rank); });
+/// scratchkit::warp_inclusive_scan(b, v, [](float a, float c) { return a + c; });
+/// \endcode
+template <class T, class BlockT, int MaxThreads, class Op>
+KOKKOS_INLINE_FUNCTION void warp_inclusive_scan(const BlockT& b, PerThread<T, BlockT, MaxThreads>& v, const Op& op) {
+  constexpr int W = BlockT::warp_size;
+  if constexpr (BlockT::is_gpu) {
+    b.threads([&](const Thread& t) {
+      const detail::WarpOf w = detail::warp_of(b, t);
+#if defined(__CUDA_ARCH__)
+      const unsigned mask = detail::warp_mask(w.width);
+      T x                 = v(t);
+      for (int off = 1; off < W; off <<= 1) {
+        const T y = __shfl_up_sync(mask, x, off);
+        if (w.lane >= off) x = op(y, x);
+      }
+      v(t) = x;
+#else
+      (void)w;
+      (void)op;
+      SCRATCHKIT_ABORT("scratchkit::warp_inclusive_scan: no shuffle for this GPU backend");
+#endif
+    });
+  } else {
+    detail::host_warps(b, [&](int base, int width) {
+      for (int off = 1; off < width; off <<= 1)
+        for (int lane = width - 1; lane >= off; --lane) {
+          const Thread a = b.thread_of(base + lane), c = b.thread_of(base + lane - off);
+          v(a)           = op(v(c), v(a));
+        }
+    });
+  }
+}
+
+/// Exclusive scan of v over each warp: lane 0 ends with init, lane l > 0
+/// with op(init, inclusive scan of lanes 0 .. l - 1), the inclusive scan
+/// being warp_inclusive_scan's (the same bits). For a sum with init 0 the
+/// extra op changes nothing but the sign of a zero.
+/// \code
+/// scratchkit::warp_exclusive_scan(b, v, 0, [](int a, int c) { return a + c; });  // offsets within each warp
+/// \endcode
+template <class T, class BlockT, int MaxThreads, class Op>
+KOKKOS_INLINE_FUNCTION void warp_exclusive_scan(const BlockT& b, PerThread<T, BlockT, MaxThreads>& v, const T& init,
+                                                const Op& op) {
+  warp_inclusive_scan(b, v, op);
+  warp_shuffle(b, v, [](int lane) { return lane > 0 ? lane - 1 : 0; });
+  b.threads([&](const Thread& t) {
+    constexpr int W = BlockT::warp_size;
+    v(t)            = t.rank % W == 0 ? init : op(init, v(t));
+  });
 }
 
 }  // namespace scratchkit

@@ -53,6 +53,20 @@ enum class HistogramVariant {
   shared_atomic,  ///< per-block privatised bins in shared memory, merged with global atomics
 };
 
+/// Scan kinds of the block collectives and the tile_scan kernel.
+enum class ScanKind {
+  inclusive,  ///< element k: op over elements 0 .. k
+  exclusive,  ///< element k: op(init, op over elements 0 .. k - 1); element 0: init
+};
+
+/// How a block moves a tile between the striped arrangement of global memory
+/// (coalesced) and the blocked one (each thread ITEMS consecutive items),
+/// through shared memory (BlockExchange, CUB's BlockLoad/BlockStore).
+enum class ExchangeVariant {
+  warp_transpose,  ///< each warp exchanges its own 32 x ITEMS segment: only __syncwarp between the halves
+  transpose,       ///< the whole block exchanges its tile (striped over the block): __syncthreads between the halves
+};
+
 inline const char* name(Backend b) { return b == Backend::layer ? "layer" : "native"; }
 inline const char* name(GemmVariant v) {
   switch (v) {
@@ -105,6 +119,15 @@ inline const char* name(HistogramVariant v) {
   switch (v) {
     case HistogramVariant::global_atomic: return "global_atomic";
     case HistogramVariant::shared_atomic: return "shared_atomic";
+  }
+  return "?";
+}
+
+inline const char* name(ScanKind k) { return k == ScanKind::inclusive ? "inclusive" : "exclusive"; }
+inline const char* name(ExchangeVariant v) {
+  switch (v) {
+    case ExchangeVariant::warp_transpose: return "warp_transpose";
+    case ExchangeVariant::transpose: return "transpose";
   }
   return "?";
 }

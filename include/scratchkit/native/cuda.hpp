@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 
+#include <scratchkit/native/collectives.hpp>
 #include <scratchkit/native/gemm.hpp>
 #include <scratchkit/native/histogram.hpp>
 #include <scratchkit/native/reduce.hpp>

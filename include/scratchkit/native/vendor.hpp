@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /// Vendor baselines for the perf harness: cuBLAS GEMM, CUB DeviceReduce and
-/// DeviceHistogram, and a device-to-device copy (src/cuda/vendor.cu).
+/// DeviceHistogram, and a device-to-device copy (src/cuda/vendor.cu); CUB's
+/// block and warp collectives in the tile kernels (src/cuda/vendor_collectives.cu).
 ///
 /// Same conventions as the native kernels: device pointers, row-major,
 /// `stream` a cudaStream_t. Defined only when SCRATCHKIT_HAS_NATIVE_CUDA is 1.
 #pragma once
 
 #include <scratchkit/config.hpp>
+#include <scratchkit/kernels/variants.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +35,20 @@ void histogram_even(const float* values, std::size_t n, int bins, double lo, dou
                     void* stream);
 void histogram_even(const double* values, std::size_t n, int bins, double lo, double hi, std::uint32_t* counts,
                     void* stream);
+
+/// The tile kernels of kernels/collectives.hpp on CUB (sums; 256 threads x 4
+/// or 8 items, UnsupportedError for other shapes): BlockLoad and BlockStore
+/// (warp transpose) around BlockScan; LoadDirectStriped and BlockReduce;
+/// WarpScan; BlockLoad + BlockStore of the exchange variant. Asynchronous.
+void tile_scan(ScanKind kind, const std::int32_t* in, std::int32_t* out, std::size_t n, int threads, int items,
+               void* stream);
+void tile_scan(ScanKind kind, const float* in, float* out, std::size_t n, int threads, int items, void* stream);
+void tile_reduce(const std::int32_t* in, std::int32_t* out, std::size_t n, int threads, int items, void* stream);
+void tile_reduce(const float* in, float* out, std::size_t n, int threads, int items, void* stream);
+void tile_warp_scan(const std::int32_t* in, std::int32_t* out, std::size_t n, int threads, void* stream);
+void tile_warp_scan(const float* in, float* out, std::size_t n, int threads, void* stream);
+void tile_exchange(ExchangeVariant v, const std::int32_t* in, std::int32_t* out, std::size_t n, int threads,
+                   int items, void* stream);
 
 /// cudaMemcpyAsync device to device: the copy-bandwidth ceiling.
 void copy(void* dst, const void* src, std::size_t bytes, void* stream);

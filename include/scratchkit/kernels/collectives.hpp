@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// Tile kernels of the block collectives on the layer (native twin: src/cuda/collectives.cu).
+///
+/// Small kernels that run one collective over a whole array in tiles, so
+/// that the layer's collectives (block_collectives.hpp, warp.hpp) can be
+/// cross-checked against their native CUDA twins and benchmarked against
+/// CUB and Kokkos' team_scan / team_reduce. Every kernel sums (int32, float,
+/// double); a tile is `threads` x `items` consecutive elements (shapes:
+/// detail::with_tile_shape), the last one may be partial. Both twins launch
+/// alike: one block per tile, blocks of `threads`, launch bounds <threads, 1>.
+/// - tile_scan: BlockExchange<warp_transpose>::load, BlockScan (items), store.
+/// - tile_reduce: items loaded striped (element i*threads + r of the tile to
+///   thread r), folded, BlockReduce; out[k] per tile.
+/// - tile_warp_scan: one element a thread, warp_inclusive_scan per warp.
+/// - tile_exchange: BlockExchange load + store of the variant: out = in.
+/// All are asynchronous: fence exec before reading out. Inputs are read
+/// through the read-only path (read_only(), the native twin's __ldg): in and
+/// out must not overlap.
+///
+/// One tile per team, without LaunchBounds' TeamLoop: the team loop around
+/// the body costs these kernels up to 80 % more registers (ptxas, sm_90,
+/// Kokkos 4.6.01: the 256 x 8 scan 56-64 -> 80-92, the transposed exchange
+/// 40 -> 72), which the short-block saving would have to repay.
+#pragma once
+
+#include <scratchkit/block_collectives.hpp>
+#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/read_only.hpp>
+#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/launch.hpp>
+#include <scratchkit/native/collectives.hpp>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+namespace scratchkit {
+namespace detail {
+
+/// Launch bounds of every tile kernel (native: __launch_bounds__(BS, 1)).
+template <int BS>
+using TileBounds = LaunchBounds<BS, 1>;
+
+/// in(i) through the read-only path, as the native twin's __ldg loads.
+template <class View>
+struct ReadOnlySource {
+  View v;
+  KOKKOS_INLINE_FUNCTION typename View::non_const_value_type operator()(std::size_t i) const {
+    return read_only(v, i);
+  }
+};
+
+/// The sum every tile kernel computes (the native twins' `a + b`).
+struct TileSum {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(const T& a, const T& b) const {
+    return a + b;
+  }
+};
+
+template <class InView, class OutView>
+void require_tile_views(const InView& in, const OutView& out, std::size_t out_extent, const char* kernel) {
+  static_assert(InView::rank == 1 && OutView::rank == 1, "scratchkit tile kernels: rank-1 Views");
+  using T = typename OutView::non_const_value_type;
+  static_assert(std::is_same<typename InView::non_const_value_type, T>::value,
+                "scratchkit tile kernels: in and out of the same value type");
+  static_assert(std::is_same<T, std::int32_t>::value || std::is_same<T, float>::value ||
+                    std::is_same<T, double>::value,
+                "scratchkit tile kernels: int32, float or double");
+  if (out.extent(0) != out_extent) {
+    std::ostringstream os;
+    os << "scratchkit::" << kernel << ": out has " << out.extent(0) << " elements, " << out_extent
+       << " expected (in has " << in.extent(0) << ")";
+    throw ShapeError(os.str());
+  }
+  if (in.extent(0) > static_cast<std::size_t>(INT32_MAX) * 64) {
+    std::ostringstream os;
+    os << "scratchkit::" << kernel << ": " << in.extent(0) << " elements: more tiles than a grid holds";
+    throw ShapeError(os.str());
+  }
+}
+
+/// Backend::native: exec, in and out checked for the native twin, then
+/// f(stream) calls it (never instantiated in builds without native CUDA).
+template <class ExecSpace, class InView, class OutView, class F>
+void tile_native(const ExecSpace& exec, const InView& in, const OutView& out, const char* kernel, const F& f) {
+  void* stream = native_stream(exec, kernel);
+  require_native_view(in, kernel, "in");
+  require_native_view(out, kernel, "out");
+#if SCRATCHKIT_HAS_NATIVE_CUDA
+  f(stream);
+#else
+  (void)stream;
+  (void)f;
+#endif
+}
+
+template <int BS, int I, bool Inclusive, class ExecSpace, class InView, class OutView>
+void tile_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+  using T     = typename OutView::non_const_value_type;
+  using B_t   = Block<ExecSpace>;
+  using Ex    = BlockExchange<T, BS, I, ExchangeVariant::warp_transpose>;
+  using Scan  = BlockScan<T, BS>;
+  const std::size_t n = in.extent(0);
+  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Ex, Scan>();
+  launch<TileBounds<BS>>(exec, Inclusive ? "scratchkit::tile_scan_inclusive" : "scratchkit::tile_scan_exclusive",
+                              p, KOKKOS_LAMBDA(const B_t& b) {
+                                Ex ex(b);
+                                Scan scan(b);
+                                PerThread<Items<T, I>, B_t, BS> items(b);
+                                const std::size_t base = static_cast<std::size_t>(b.block_rank()) * (BS * I);
+                                const int valid = n - base < static_cast<std::size_t>(BS * I)
+                                                      ? static_cast<int>(n - base)
+                                                      : BS * I;
+                                ex.load(b, items, ReadOnlySource<InView>{in}, base, valid, T(0));
+                                if constexpr (Inclusive) {
+                                  scan.inclusive_scan(b, items, TileSum{});
+                                } else {
+                                  scan.exclusive_scan(b, items, T(0), TileSum{});
+                                }
+                                ex.store(b, items, out, base, valid);
+                              });
+}
+
+template <int BS, int I, class ExecSpace, class InView, class OutView>
+void tile_reduce_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+  using T      = typename OutView::non_const_value_type;
+  using B_t    = Block<ExecSpace>;
+  using Reduce = BlockReduce<T, BS>;
+  const std::size_t n = in.extent(0);
+  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Reduce>();
+  launch<TileBounds<BS>>(exec, "scratchkit::tile_reduce", p, KOKKOS_LAMBDA(const B_t& b) {
+    Reduce red(b);
+    PerThread<T, B_t, BS> v(b);
+    const std::size_t base = static_cast<std::size_t>(b.block_rank()) * (BS * I);
+    const std::size_t valid = n - base < static_cast<std::size_t>(BS * I) ? n - base : BS * I;
+    b.threads([&](const Thread& t) {
+      // Striped (coalesced), as the native twin: element i*BS + r to thread r, folded in i order.
+      T acc = t.rank < static_cast<int>(valid) ? read_only(in, base + t.rank) : T(0);
+      SCRATCHKIT_COLLECTIVE_UNROLL
+      for (int i = 1; i < I; ++i) {
+        const std::size_t j = static_cast<std::size_t>(i) * BS + t.rank;
+        acc                 = acc + (j < valid ? read_only(in, base + j) : T(0));
+      }
+      v(t) = acc;
+    });
+    red.reduce(b, v, TileSum{});
+    b.threads([&](const Thread& t) {
+      if (t.rank == 0) out(b.block_rank()) = v(t);
+    });
+  });
+}
+
+template <int BS, class ExecSpace, class InView, class OutView>
+void tile_warp_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+  using T   = typename OutView::non_const_value_type;
+  using B_t = Block<ExecSpace>;
+  const std::size_t n = in.extent(0);
+  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS))), Dim3(BS));
+  launch<TileBounds<BS>>(exec, "scratchkit::tile_warp_scan", p, KOKKOS_LAMBDA(const B_t& b) {
+    PerThread<T, B_t, BS> v(b);
+    const std::size_t base = static_cast<std::size_t>(b.block_rank()) * BS;
+    b.threads([&](const Thread& t) {
+      const std::size_t i = base + t.rank;
+      v(t)                = i < n ? read_only(in, i) : T(0);
+    });
+    warp_inclusive_scan(b, v, TileSum{});
+    b.threads([&](const Thread& t) {
+      const std::size_t i = base + t.rank;
+      if (i < n) out(i) = v(t);
+    });
+  });
+}
+
+template <int BS, int I, ExchangeVariant V, class ExecSpace, class InView, class OutView>
+void tile_exchange_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+  using T   = typename OutView::non_const_value_type;
+  using B_t = Block<ExecSpace>;
+  using Ex  = BlockExchange<T, BS, I, V>;
+  const std::size_t n = in.extent(0);
+  const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Ex>();
+  launch<TileBounds<BS>>(exec, "scratchkit::tile_exchange", p, KOKKOS_LAMBDA(const B_t& b) {
+    Ex ex(b);
+    PerThread<Items<T, I>, B_t, BS> items(b);
+    const std::size_t base = static_cast<std::size_t>(b.block_rank()) * (BS * I);
+    const int valid =
+        n - base < static_cast<std::size_t>(BS * I) ? static_cast<int>(n - base) : BS * I;
+    ex.load(b, items, ReadOnlySource<InView>{in}, base, valid, T(0));
+    // The second half reuses the scratch the first half read: every thread
+    // (every lane, for warp_transpose) must be past its reads.
+    if constexpr (V == ExchangeVariant::transpose) {
+      sync_threads(b);
+    } else {
+      sync_warp(b);
+    }
+    ex.store(b, items, out, base, valid);
+  });
+}
+
+}  // namespace detail
+
+/// Scans (sums) each tile of threads*items consecutive elements of in into
+/// out, inclusive or exclusive (from 0), on its own; out has in's extent.
+/// Shapes: 256 x 4, 256 x 8, 80 x 3 (UnsupportedError otherwise). Integers
+/// exact; floats in the order of BlockScan (the same bits on every backend
+/// and in the native twin). Asynchronous.
+/// \code
+/// scratchkit::tile_scan(exec, scratchkit::ScanKind::inclusive, in, out, 256, 8);
+/// \endcode
+template <class ExecSpace, class InView, class OutView>
+void tile_scan(const ExecSpace& exec, ScanKind kind, const InView& in, const OutView& out, int threads, int items,
+               Backend backend = Backend::layer) {
+  detail::require_tile_views(in, out, in.extent(0), "tile_scan");
+  if (kind != ScanKind::inclusive && kind != ScanKind::exclusive)
+    throw UnsupportedError("scratchkit::tile_scan: unknown scan kind");
+  if (backend == Backend::native) {
+    detail::with_tile_shape(threads, items, "tile_scan", [](auto, auto) {});
+    return detail::tile_native(exec, in, out, "tile_scan", [&](auto stream) {
+      native::cuda::tile_scan(kind, in.data(), out.data(), in.extent(0), threads, items, stream);
+    });
+  }
+  detail::with_tile_shape(threads, items, "tile_scan", [&](auto bs, auto it) {
+    if (in.extent(0) == 0) return;
+    if (kind == ScanKind::inclusive)
+      detail::tile_scan_layer<decltype(bs)::value, decltype(it)::value, true>(exec, in, out);
+    else
+      detail::tile_scan_layer<decltype(bs)::value, decltype(it)::value, false>(exec, in, out);
+  });
+}
+
+/// out(k) = the sum of tile k of in (threads*items elements; the last tile
+/// may be partial); out has ceil(n / (threads*items)) elements. Asynchronous.
+/// \code
+/// Kokkos::View<float*> sums("sums", (n + 1023) / 1024);
+/// scratchkit::tile_reduce(exec, in, sums, 256, 4);
+/// \endcode
+template <class ExecSpace, class InView, class OutView>
+void tile_reduce(const ExecSpace& exec, const InView& in, const OutView& out, int threads, int items,
+                 Backend backend = Backend::layer) {
+  long long tile = 0;
+  detail::with_tile_shape(threads, items, "tile_reduce", [&](auto bs, auto it) {
+    tile = decltype(bs)::value * decltype(it)::value;
+  });
+  detail::require_tile_views(in, out, static_cast<std::size_t>(detail::tile_count(in.extent(0), tile)),
+                             "tile_reduce");
+  if (backend == Backend::native)
+    return detail::tile_native(exec, in, out, "tile_reduce", [&](auto stream) {
+      native::cuda::tile_reduce(in.data(), out.data(), in.extent(0), threads, items, stream);
+    });
+  detail::with_tile_shape(threads, items, "tile_reduce", [&](auto bs, auto it) {
+    if (in.extent(0) == 0) return;
+    detail::tile_reduce_layer<decltype(bs)::value, decltype(it)::value>(exec, in, out);
+  });
+}
+
+/// Inclusive sum over each warp of blocks of `threads` threads (256, or 80:
+/// warps of 32, 32 and 16 lanes), one element a lane: out has in's extent.
+/// Asynchronous.
+/// \code
+/// scratchkit::tile_warp_scan(exec, in, out, 256);  // each run of 32 elements scanned
+/// \endcode
+template <class ExecSpace, class InView, class OutView>
+void tile_warp_scan(const ExecSpace& exec, const InView& in, const OutView& out, int threads,
+                    Backend backend = Backend::layer) {
+  detail::require_tile_views(in, out, in.extent(0), "tile_warp_scan");
+  detail::with_warp_block(threads, "tile_warp_scan", [](auto) {});
+  if (backend == Backend::native)
+    return detail::tile_native(exec, in, out, "tile_warp_scan", [&](auto stream) {
+      native::cuda::tile_warp_scan(in.data(), out.data(), in.extent(0), threads, stream);
+    });
+  detail::with_warp_block(threads, "tile_warp_scan", [&](auto bs) {
+    if (in.extent(0) == 0) return;
+    detail::tile_warp_scan_layer<decltype(bs)::value>(exec, in, out);
+  });
+}
+
+/// out = in through BlockExchange's load (striped -> blocked) and store
+/// (blocked -> striped) of variant v, tile by tile: the round trip of
+/// BlockLoad/BlockStore (int32 or double: 4- and 8-byte elements). Asynchronous.
+/// \code
+/// scratchkit::tile_exchange(exec, scratchkit::ExchangeVariant::transpose, in, out, 256, 4);
+/// \endcode
+template <class ExecSpace, class InView, class OutView>
+void tile_exchange(const ExecSpace& exec, ExchangeVariant v, const InView& in, const OutView& out, int threads,
+                   int items, Backend backend = Backend::layer) {
+  using T = typename OutView::non_const_value_type;
+  static_assert(!std::is_same<T, float>::value, "scratchkit::tile_exchange: int32 or double");
+  detail::require_tile_views(in, out, in.extent(0), "tile_exchange");
+  if (v != ExchangeVariant::warp_transpose && v != ExchangeVariant::transpose)
+    throw UnsupportedError("scratchkit::tile_exchange: unknown exchange variant");
+  if (backend == Backend::native) {
+    detail::with_tile_shape(threads, items, "tile_exchange", [](auto, auto) {});
+    return detail::tile_native(exec, in, out, "tile_exchange", [&](auto stream) {
+      native::cuda::tile_exchange(v, in.data(), out.data(), in.extent(0), threads, items, stream);
+    });
+  }
+  detail::with_tile_shape(threads, items, "tile_exchange", [&](auto bs, auto it) {
+    if (in.extent(0) == 0) return;
+    constexpr int BS = decltype(bs)::value, I = decltype(it)::value;
+    if (v == ExchangeVariant::warp_transpose)
+      detail::tile_exchange_layer<BS, I, ExchangeVariant::warp_transpose>(exec, in, out);
+    else
+      detail::tile_exchange_layer<BS, I, ExchangeVariant::transpose>(exec, in, out);
+  });
+}
+
+}  // namespace scratchkit

@@ -200,12 +200,13 @@ def plots(rows, out):
 
 
 def is_sweep(rows):
-    """True when some kernel row appears at more than one size (scratchkit-bench --sweep)."""
+    """True when some kernel row appears at three sizes or more (scratchkit-bench --sweep;
+    the --full comparison has two GEMM sizes)."""
     sizes = {}
     for r in rows:
         if r["kernel"] != "copy":
             sizes.setdefault((r["kernel"], r["variant"], r["backend"], r["type"], r["layout"]), set()).add(r["size"])
-    return any(len(v) > 1 for v in sizes.values())
+    return any(len(v) > 2 for v in sizes.values())
 
 
 def row_bytes(r):

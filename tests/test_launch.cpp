@@ -190,40 +190,48 @@ TEMPLATE_LIST_TEST_CASE("TeamLoop: a team runs several blocks, each once, with i
   using Exec   = TestType;
   using B      = Block<Exec>;
   using Bounds = LaunchBounds<64, 1, false, true>;
-  const Dim3 grid(5, 3, 2);  // 30 blocks
-  for (int k : {1, 2, 4, 7, 30, 100}) {
-    CAPTURE(k);
-    const auto p    = LaunchParams(grid, Dim3(64)).shared_mem_bytes(64 * sizeof(int)).blocks_per_team(k);
-    const auto plan = plan_launch<Exec, Bounds>(p);
-    CHECK(plan.blocks == 30);
-    // The optional CUDA block driver runs one block per team.
-    CHECK(plan.blocks_per_team == (detail::block_driver_launch<Exec, Bounds> ? 1 : (k < 30 ? k : 30)));
-    CHECK(plan.league_size == (30 + plan.blocks_per_team - 1) / plan.blocks_per_team);
-    // out(rank) = 1 + rank-decoding errors + scratch errors: every block writes
-    // its rank into the pool, and after a barrier each thread reads a word
-    // another thread wrote.
-    Kokkos::View<int*, typename Exec::memory_space> out("out", 30);
-    launch<Bounds>(Exec(), "test::team_loop", p, KOKKOS_LAMBDA(const B& b) {
-      auto pool    = DynamicSharedArray<int>::get(b);
-      const int r  = b.block_rank();
-      const Dim3 i = b.block_idx();
-      b.threads([&](const Thread& t) { pool[t.rank] = r * 64 + t.rank; });
-      sync_threads(b);
-      b.threads([&](const Thread& t) {
-        const int other = 63 - t.rank;
-        int bad         = pool[other] != r * 64 + other ? 1 : 0;
-        if (t.rank == 0) {
-          bad += (i.x + 5 * (i.y + 3 * i.z)) != r ? 1 : 0;
-          Kokkos::atomic_add(&out(r), 1);
-        }
-        if (bad) Kokkos::atomic_add(&out(r), 1000);
+  // 30 blocks (fewer than four waves anywhere: one block per team on a GPU),
+  // and 60000 (enough waves on an H100 for the requested k to be taken).
+  for (const Dim3 grid : {Dim3(5, 3, 2), Dim3(200, 150, 2)}) {
+    const int nb = static_cast<int>(grid.count());
+    for (int k : {1, 2, 4, 7, 30, 100}) {
+      CAPTURE(nb, k);
+      const auto p    = LaunchParams(grid, Dim3(64)).shared_mem_bytes(64 * sizeof(int)).blocks_per_team(k);
+      const auto plan = plan_launch<Exec, Bounds>(p);
+      CHECK(plan.blocks == nb);
+      // At most k, and at least four waves of teams are kept; the optional
+      // CUDA block driver runs one block per team.
+      const long long waves4 = 4 * detail::resident_teams<Exec>(64);
+      const int cap          = nb / waves4 > 1 ? static_cast<int>(nb / waves4) : 1;
+      CHECK(plan.blocks_per_team == (detail::block_driver_launch<Exec, Bounds> ? 1 : (k < cap ? k : cap)));
+      CHECK(plan.league_size == (nb + plan.blocks_per_team - 1) / plan.blocks_per_team);
+      // out(rank) = 1 + rank-decoding errors + scratch errors: every block writes
+      // its rank into the pool, and after a barrier each thread reads a word
+      // another thread wrote.
+      Kokkos::View<int*, typename Exec::memory_space> out("out", nb);
+      const int gx = grid.x, gy = grid.y;
+      launch<Bounds>(Exec(), "test::team_loop", p, KOKKOS_LAMBDA(const B& b) {
+        auto pool    = DynamicSharedArray<int>::get(b);
+        const int r  = b.block_rank();
+        const Dim3 i = b.block_idx();
+        b.threads([&](const Thread& t) { pool[t.rank] = r * 64 + t.rank; });
+        sync_threads(b);
+        b.threads([&](const Thread& t) {
+          const int other = 63 - t.rank;
+          int bad         = pool[other] != r * 64 + other ? 1 : 0;
+          if (t.rank == 0) {
+            bad += (i.x + gx * (i.y + gy * i.z)) != r ? 1 : 0;
+            Kokkos::atomic_add(&out(r), 1);
+          }
+          if (bad) Kokkos::atomic_add(&out(r), 1000);
+        });
       });
-    });
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-    for (int r = 0; r < 30; ++r) {
-      CAPTURE(r);
-      CHECK(h(r) == 1);
+      auto h  = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+      int bad = 0;
+      for (int r = 0; r < nb; ++r) bad += h(r) != 1 ? 1 : 0;
+      CHECK(bad == 0);
     }
   }
+  const Dim3 grid(5, 3, 2);
   CHECK_THROWS_AS(LaunchParams(grid, Dim3(64)).blocks_per_team(0), LaunchError);
 }

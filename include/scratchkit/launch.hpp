@@ -279,14 +279,29 @@ struct BlockFunctor {
 };
 
 /// The order in which a team of LaunchBounds' TeamLoop runs its blocks:
-/// SCRATCHKIT_TEAM_LOOP_ORDER=strided or consecutive (the default), read once
-/// per process. For measuring the two orders against each other.
+/// strided (the default: team t runs t, t + L, ..., so the teams resident at
+/// one time read neighbouring blocks, as a CUDA grid's do) or, with
+/// SCRATCHKIT_TEAM_LOOP_ORDER=consecutive (read once per process), t*k ...
+/// t*k + k - 1. Strided is faster on every short-block row measured: 1-D
+/// halo_tile float 0.972 -> 1.051 layer/native at 8 blocks per team, tree
+/// int32 0.970 -> 0.973 at 4 (H100, Kokkos 4.6.01, 9041c8d;
+/// perf/results/h100/public-path/team-loop-order.md).
 inline bool team_loop_strided() {
   static const bool strided = [] {
     const char* v = std::getenv("SCRATCHKIT_TEAM_LOOP_ORDER");
-    return v != nullptr && std::string(v) == "strided";
+    return !(v != nullptr && std::string(v) == "consecutive");
   }();
   return strided;
+}
+
+/// Teams the default instance of ExecSpace runs at once for blocks of
+/// `threads` threads when threads are the only limit (concurrency() over the
+/// block size; at least 1). Read once per process and execution space.
+template <class ExecSpace>
+long long resident_teams(int threads) {
+  static const long long conc = static_cast<long long>(ExecSpace().concurrency());
+  const long long t = conc / (threads > 0 ? threads : 1);
+  return t > 0 ? t : 1;
 }
 
 /// The CUDA device exec runs on, as a key for per-device caches; -1 where
@@ -489,8 +504,12 @@ LaunchPlan plan_launch(const LaunchParams& p, const char* label = nullptr) {
   plan.blocks          = static_cast<int>(g.count());
   plan.blocks_per_team = 1;
   if constexpr (Bounds::team_loop && !detail::block_driver_launch<ExecSpace, Bounds>) {
-    const int k = p.requested_blocks_per_team();
-    plan.blocks_per_team = k < plan.blocks ? k : (plan.blocks > 0 ? plan.blocks : 1);
+    // At most the requested k, and never so many that fewer than four waves
+    // of teams are left: a grid of a few thousand blocks keeps every SM busy.
+    const long long waves4 = 4 * detail::resident_teams<ExecSpace>(static_cast<int>(b.count()));
+    const long long cap    = plan.blocks / waves4 > 1 ? plan.blocks / waves4 : 1;
+    const int k            = p.requested_blocks_per_team();
+    plan.blocks_per_team   = k < cap ? k : static_cast<int>(cap);
   }
   plan.league_size     = plan.blocks == 0 ? 0 : (plan.blocks - 1) / plan.blocks_per_team + 1;
   plan.logical_threads = static_cast<int>(b.count());

@@ -94,17 +94,20 @@ void with_reducer(ReduceOp op, const F& f) {
 /// on Kokkos' generic driver a team may run several tree blocks (TeamLoop).
 using ReduceBounds = LaunchBounds<reduce_block, reduce_min_blocks, false, true>;
 
-/// Tree blocks one Kokkos team runs on Kokkos' generic driver: a tree block
-/// is two loads and eight barriers a thread, ~5*10^5 blocks at 2^28, and the
-/// generic driver's per-team start is several percent of that.
-/// SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM overrides it (read once per process; for measuring).
+/// Tree blocks one Kokkos team runs on Kokkos' generic driver (strided order):
+/// a tree block is two loads and eight barriers a thread, ~5*10^5 blocks at
+/// 2^28, and the generic driver's per-team start is several percent of that.
+/// H100, Kokkos 4.6.01, 2^28, layer/native at k = 1, 2, 4, 8, 16 (int32; 9041c8d,
+/// perf/results/h100/public-path/team-loop-order.md): 0.88, 0.95, 0.97, 0.97,
+/// 0.98; 8 is best over the four types. SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM
+/// overrides it (read once per process; for measuring).
 inline int reduce_tree_blocks_per_team() {
   static const int forced = [] {
     const char* v = std::getenv("SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM");
     const int n   = v ? std::atoi(v) : 0;
     return n >= 1 ? n : 0;
   }();
-  return forced > 0 ? forced : 1;
+  return forced > 0 ? forced : 8;
 }
 /// The launch bounds of the grid-stride kernels of blocking Bk (native: the same).
 template <class Bk>

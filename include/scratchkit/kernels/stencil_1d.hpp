@@ -36,13 +36,14 @@ constexpr int stencil1d_block = 256;
 constexpr int stencil1d_min_blocks = 8;
 
 /// Blocks one Kokkos team runs on Kokkos' generic driver (LaunchBounds'
-/// TeamLoop), per variant and type: a 1-D stencil block is ~100 instructions
-/// a thread, ~10^6 blocks at 2^28 points, and the generic driver's per-team
-/// start is several percent of that. H100, Kokkos 4.6.01, 2^28 points, layer
-/// time / native time for k = 1, 2, 4, 8 (perf/results/h100/public-path/
-/// stencil1d-blocks-per-team.txt): halo_tile float 0.908 0.958 0.977 0.984,
-/// double 0.943 0.949 0.940 0.920; vectorized float 0.948 0.945 0.927 0.917,
-/// double 0.932 0.948 0.924 0.913. SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM
+/// TeamLoop, strided order), per variant and type: a 1-D stencil block is ~100
+/// instructions a thread, ~10^6 blocks at 2^28 points, and the generic
+/// driver's per-team start is several percent of that. H100, Kokkos 4.6.01,
+/// 2^28 points, layer time / native time at k = 2, 4, 8, 16, strided (9041c8d,
+/// perf/results/h100/public-path/team-loop-order.md): halo_tile float 0.984
+/// 1.030 1.051 1.061, double - 1.004 1.003 0.989; vectorized float 0.975
+/// 0.986 0.972 0.960, double - 0.971 0.968 0.956. The launch takes fewer where
+/// the grid is short of four waves of teams. SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM
 /// overrides it (read once per process; for measuring).
 template <class T>
 int stencil1d_blocks_per_team(bool vectorized) {
@@ -52,8 +53,8 @@ int stencil1d_blocks_per_team(bool vectorized) {
     return n >= 1 ? n : 0;
   }();
   if (forced > 0) return forced;
-  if (vectorized) return sizeof(T) == 4 ? 1 : 2;
-  return sizeof(T) == 4 ? 8 : 2;
+  if (vectorized) return 4;
+  return sizeof(T) == 4 ? 8 : 4;
 }
 using Stencil1DBounds = LaunchBounds<stencil1d_block, stencil1d_min_blocks, false, true>;
 

@@ -165,7 +165,8 @@ def markdown(context, rows):
     return "\n".join(lines) + "\n"
 
 
-def plots(rows, out):
+def pyplot():
+    """matplotlib.pyplot on the Agg backend, or None (with a note) where matplotlib is missing."""
     try:
         import matplotlib
 
@@ -173,6 +174,13 @@ def plots(rows, out):
         import matplotlib.pyplot as plt
     except ImportError:
         print("report.py: matplotlib not found, no plots (apt install python3-matplotlib)", file=sys.stderr)
+        return None
+    return plt
+
+
+def plots(rows, out):
+    plt = pyplot()
+    if plt is None:
         return []
     written = []
     for kernel in sorted({r["kernel"] for r in rows if r["kernel"] != "copy"}):
@@ -250,13 +258,8 @@ def sweep_table(rows):
 def sweep_plots(rows, out):
     """Throughput against bytes moved (GFLOP/s against n for GEMM), one line per
     variant, backend, type and layout: sweep_<kernel>.png."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("report.py: matplotlib not found, no plots (apt install python3-matplotlib)", file=sys.stderr)
+    plt = pyplot()
+    if plt is None:
         return []
     written = []
     copy = sorted(((row_bytes(r), r["gbps"]) for r in rows if r["kernel"] == "copy" and row_bytes(r)))

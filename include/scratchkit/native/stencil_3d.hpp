@@ -270,8 +270,8 @@ SCRATCHKIT_HD_FORCEINLINE unsigned stencil3d_out_mask(int y, int x0, int tx, int
   return m;
 }
 
-/// The cp.async ring's cells of one thread: cell j goes to element cell[j] of
-/// a plane buffer from element off[j] of its plane (-1: not loaded, outside the
+/// The cp.async ring's cells of one thread: cell j goes to element cell[j].dst of
+/// a plane buffer from element cell[j].src of its plane (-1: not loaded, outside the
 /// grid; such cells are only next to boundary points, which are copied). A cell
 /// is W elements: 1, or with V16 a 16-byte chunk (stencil3d_ring_v16 says when
 /// the rows allow it). Cells rank + j*threads: first the tile's columns of rows
@@ -284,8 +284,18 @@ struct Stencil3DRingCells {
   static constexpr int rows  = (Sh::TY + 2) * (Sh::TX / W);
   static constexpr int NL    = (rows + 2 * Sh::TY + Sh::threads - 1) / Sh::threads;
   static_assert(!V16 || Sh::vec > 0, "Stencil3DRingCells: 16-byte cells need the vec layout");
-  long long off[NL];
-  int cell[NL];
+  // One array of (src, dst) pairs, not an array of each: with two arrays of
+  // different element sizes indexed by j, GCC 12.2 at -O2/-O3 (ivopts) addresses
+  // off[j] from the int array's induction variable through a null-based
+  // address, and then drops the whole initialising Block::threads call as
+  // if it stored nothing: every ring test read uninitialised offsets on host
+  // backends (SIGSEGV on Kokkos 4.6 Serial; tests/results/kokkos-4.6-serial/gcc12-ring-cells.md).
+  // On the GPU the loops are unrolled into registers either way.
+  struct Cell {
+    long long src;
+    int dst;
+  };
+  Cell cell[NL];
 };
 template <class Sh, class T, bool V16, class At>
 SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_cells(Stencil3DRingCells<Sh, T, V16>& c, int rank, int x0, int y0,
@@ -311,8 +321,8 @@ SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_cells(Stencil3DRingCells<Sh, T, V1
     }
     // With V16 every chunk is wholly inside or outside in x (x0, nx multiples of W).
     const bool v = gy >= 0 && gy < ny && gx >= 0 && gx + W <= nx;
-    c.off[j]     = v ? at(0, gy, gx) : -1;
-    c.cell[j]    = r * P + cc;
+    c.cell[j].src = v ? at(0, gy, gx) : -1;
+    c.cell[j].dst = r * P + cc;
   }
 }
 /// One element global -> shared by cp.async.ca with the L2::256B prefetch hint
@@ -344,11 +354,11 @@ SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_load(const Stencil3DRingCells<Sh, 
   const T* const p = opaque_global(plane);
   SCRATCHKIT_GEMM_UNROLL
   for (int j = 0; j < Stencil3DRingCells<Sh, T, V16>::NL; ++j)
-    if (c.off[j] >= 0) {
+    if (c.cell[j].src >= 0) {
       if constexpr (V16)
-        gemm_cp_async16_inside(buf + c.cell[j], p + c.off[j]);
+        gemm_cp_async16_inside(buf + c.cell[j].dst, p + c.cell[j].src);
       else
-        stencil3d_cp_async1_l2_256(buf + c.cell[j], p + c.off[j]);
+        stencil3d_cp_async1_l2_256(buf + c.cell[j].dst, p + c.cell[j].src);
     }
 }
 /// Whether the ring of shape Sh copies 16-byte cells (and, vec == 2, stores 16

@@ -42,7 +42,8 @@ constexpr int stencil1d_min_blocks = 8;
 /// 2^28 points, layer time / native time at k = 2, 4, 8, 16, strided (9041c8d,
 /// perf/results/h100/public-path/team-loop-order.md): halo_tile float 0.984
 /// 1.030 1.051 1.061, double - 1.004 1.003 0.989; vectorized float 0.975
-/// 0.986 0.972 0.960, double - 0.971 0.968 0.956. The launch takes fewer where
+/// 0.986 0.972 0.960, double - 0.971 0.968 0.956 (and at k = 1, 2, 3: 0.927 0.955
+/// 0.963, team-loop-order.md, 8a698c7). The launch takes fewer where
 /// the grid is short of four waves of teams. SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM
 /// overrides it (read once per process; for measuring).
 template <class T>

@@ -10,6 +10,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <cstdint>
 #include <string>
 
 using namespace scratchkit;
@@ -234,4 +235,90 @@ TEMPLATE_LIST_TEST_CASE("TeamLoop: a team runs several blocks, each once, with i
   }
   const Dim3 grid(5, 3, 2);
   CHECK_THROWS_AS(LaunchParams(grid, Dim3(64)).blocks_per_team(0), LaunchError);
+}
+
+TEMPLATE_LIST_TEST_CASE("TeamLoop with alternate_scratch: blocks of a team alternate between two scratch copies",
+                        "[layer][launch]", test::Spaces) {
+  using Exec   = TestType;
+  using B      = Block<Exec>;
+  using Bounds = LaunchBounds<64, 1, false, true>;
+  constexpr bool driver = detail::block_driver_launch<Exec, Bounds>;
+  for (const Dim3 grid : {Dim3(5, 3, 2), Dim3(200, 150, 2)}) {
+    const int nb = static_cast<int>(grid.count());
+    for (int k : {1, 2, 3, 8}) {
+      CAPTURE(nb, k);
+      const auto p   = LaunchParams(grid, Dim3(64)).shared_mem_bytes(64 * sizeof(int)).blocks_per_team(k);
+      const auto one = plan_launch<Exec, Bounds>(p);
+      const auto two = plan_launch<Exec, Bounds>(LaunchParams(p).alternate_scratch());
+      CHECK(two.blocks_per_team == one.blocks_per_team);
+      if (driver || one.blocks_per_team == 1 || !detail::team_loop_alternate_allowed()) {
+        // One block per team (or alternation switched off): nothing changes.
+        CHECK(two.scratch_stride == 0);
+        CHECK(two.scratch_bytes == one.scratch_bytes);
+      } else {
+        // The second copy starts at the next 128-byte boundary past the first.
+        CHECK(two.scratch_stride == 256);
+        CHECK(two.scratch_bytes == one.scratch_bytes + 256);
+      }
+      // Each block: every thread writes its word, one barrier, every thread
+      // reads another thread's word (a block r + 2 that wrote over block r's
+      // copy before block r finished would show as a wrong word; racecheck
+      // sees it too). Thread 0 records the block's copy, so that successive
+      // blocks of one team can be compared below.
+      Kokkos::View<int*, typename Exec::memory_space> out("out", nb);
+      Kokkos::View<long long*, typename Exec::memory_space> where("where", nb);
+      launch<Bounds>(Exec(), "test::team_loop_alternate", LaunchParams(p).alternate_scratch(),
+                     KOKKOS_LAMBDA(const B& b) {
+                       auto pool   = DynamicSharedArray<int>::get(b);
+                       const int r = b.block_rank();
+                       b.threads([&](const Thread& t) { pool[t.rank] = r * 64 + t.rank; });
+                       sync_threads(b);
+                       b.threads([&](const Thread& t) {
+                         const int other = 63 - t.rank;
+                         if (pool[other] != r * 64 + other) Kokkos::atomic_add(&out(r), 1000);
+                         if (t.rank == 0) {
+                           Kokkos::atomic_add(&out(r), 1);
+                           where(r) = static_cast<long long>(reinterpret_cast<std::uintptr_t>(pool.data()));
+                         }
+                       });
+                     });
+      auto h  = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+      auto hw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), where);
+      int bad = 0;
+      for (int r = 0; r < nb; ++r) bad += h(r) != 1 ? 1 : 0;
+      CHECK(bad == 0);
+      // Successive blocks of a team (strided order: r and r + league size;
+      // consecutive: r and r + 1 within a team's run) use copies two.scratch_stride apart.
+      if (!driver && two.blocks_per_team > 1) {
+        const bool strided = detail::team_loop_strided();
+        int apart = 0, pairs = 0;
+        for (int r = 0; r < nb; ++r) {
+          const int next = strided ? r + two.league_size : r + 1;
+          if (next >= nb || (!strided && next % two.blocks_per_team == 0)) continue;
+          ++pairs;
+          const long long d = hw(next) - hw(r);
+          apart += (d == static_cast<long long>(two.scratch_stride) || d == -static_cast<long long>(two.scratch_stride))
+                       ? 1
+                       : 0;
+        }
+        CHECK(pairs > 0);
+        CHECK(apart == pairs);
+      }
+    }
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("TeamLoop with alternate_scratch keeps one copy where two do not fit in level 0",
+                        "[layer][launch]", test::Spaces) {
+  using Exec   = TestType;
+  using Bounds = LaunchBounds<64, 1, false, true>;
+  const Dim3 grid(200, 150, 2);
+  const std::size_t max0 = plan_launch<Exec, Bounds>(LaunchParams(grid, Dim3(64))).level0_max;
+  // One copy fits (dynamic + 128 bytes of alignment slack), two do not.
+  const std::size_t dyn = (max0 - 2 * detail::base_alignment) / 8 * 8;
+  const auto p    = LaunchParams(grid, Dim3(64)).shared_mem_bytes(dyn).blocks_per_team(4).alternate_scratch();
+  const auto plan = plan_launch<Exec, Bounds>(p);
+  CHECK(plan.scratch_level == 0);
+  CHECK(plan.scratch_stride == 0);
+  CHECK(plan.scratch_bytes == plan_launch<Exec, Bounds>(LaunchParams(p).alternate_scratch(false)).scratch_bytes);
 }

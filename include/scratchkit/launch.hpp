@@ -135,6 +135,19 @@ class LaunchParams {
     m_per_team = n;
     return *this;
   }
+  /// With LaunchBounds' TeamLoop: a team's successive blocks alternate between
+  /// two copies of the scratch (static arrays and dynamic pool), so the team
+  /// loop needs no barrier between one block and the next. Only for a body in
+  /// which every thread reaches at least one sync_threads in every block: that
+  /// barrier, in block r + 1, is what keeps block r + 2 from writing the copy
+  /// block r may still be reading. The team's scratch doubles where a team runs
+  /// more than one block; where two copies do not fit in level 0 the launch
+  /// keeps one copy and the barrier (LaunchPlan::scratch_stride says which).
+  /// No effect without TeamLoop or on the optional CUDA block driver.
+  LaunchParams& alternate_scratch(bool on = true) {
+    m_alternate = on;
+    return *this;
+  }
   /// Lets a grid with no blocks launch nothing instead of throwing. CUDA
   /// rejects an empty grid, and so does launch() by default: a grid sized
   /// from an empty input is usually a caller's mistake or an unhandled edge
@@ -158,6 +171,7 @@ class LaunchParams {
   ScratchFallback scratch_fallback() const { return m_fallback; }
   int requested_host_team_size() const { return m_host_team; }
   int requested_blocks_per_team() const { return m_per_team; }
+  bool alternates_scratch() const { return m_alternate; }
   bool empty_grid_allowed() const { return m_allow_empty; }
   const DynamicLayout& required_layout() const { return m_layout; }
   bool has_required_layout() const { return m_layout.bytes() > 0; }
@@ -171,6 +185,7 @@ class LaunchParams {
   int m_host_team            = 0;
   int m_per_team             = 1;
   bool m_allow_empty         = false;
+  bool m_alternate           = false;
 };
 
 /// How a launch maps onto Kokkos; `plan_launch` computes it without launching.
@@ -182,6 +197,10 @@ struct LaunchPlan {
   int logical_threads   = 0;  ///< threads per block
   int scratch_level     = 0;  ///< 0, or 1 under ScratchFallback::level1
   std::size_t scratch_bytes   = 0;  ///< bytes requested per team
+  /// Offset of a team's second scratch copy (LaunchParams::alternate_scratch
+  /// taken: blocks alternate between the copies, no barrier between blocks);
+  /// 0: one copy.
+  std::size_t scratch_stride  = 0;
   std::size_t level0_max      = 0;  ///< the backend's level-0 limit per team
   std::size_t level1_max      = 0;  ///< the backend's level-1 limit per team
   detail::BlockGeometry geometry{};
@@ -240,8 +259,9 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
 /// The scratch level is a template parameter so that level-0 scratch is known
 /// to be shared memory at compile time; Direct: launched by the layer's CUDA
 /// block driver (detail/cuda_block_launch.hpp), which aligns the scratch;
-/// Loop: the team runs blocks league_rank * per_team ... (+ per_team - 1),
-/// with a barrier between them (LaunchBounds' TeamLoop).
+/// Loop: the team runs several blocks (LaunchBounds' TeamLoop), with a
+/// barrier between them, or alternating between two scratch copies m_stride
+/// bytes apart (LaunchParams::alternate_scratch).
 template <class ExecSpace, class F, int Level, bool Direct, bool Loop>
 struct BlockFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -250,6 +270,7 @@ struct BlockFunctor {
   int m_per_team = 1;
   int m_blocks   = 0;
   bool m_strided = false;  ///< TeamLoop order: strided instead of consecutive blocks
+  std::size_t m_stride = 0;  ///< offset of the second scratch copy; 0: one copy
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     // The start of the team's scratch: the launch reserved plan.scratch_bytes
@@ -265,11 +286,23 @@ struct BlockFunctor {
       const int first = m_strided ? team.league_rank() : team.league_rank() * m_per_team;
       const int step  = m_strided ? team.league_size() : 1;
       const int last  = m_strided ? m_blocks : (first + m_per_team < m_blocks ? first + m_per_team : m_blocks);
-      for (int r = first; r < last; r += step) {
-        // The previous block's last phase may still read the scratch the
-        // next one's first phase writes.
-        if (r != first) team.team_barrier();
-        m_f(Block<ExecSpace>(team, m_geo, base, r));
+      if (m_stride == 0) {
+        for (int r = first; r < last; r += step) {
+          // The previous block's last phase may still read the scratch the
+          // next one's first phase writes.
+          if (r != first) team.team_barrier();
+          m_f(Block<ExecSpace>(team, m_geo, base, r));
+        }
+      } else {
+        // Two copies: block r + 1 writes the copy block r does not read, and
+        // a thread reaches block r + 2 (the same copy as r) only past a
+        // barrier of block r + 1, which every thread reaches after its part
+        // of block r. The stride is a multiple of base_alignment.
+        std::size_t at = 0;
+        for (int r = first; r < last; r += step) {
+          m_f(Block<ExecSpace>(team, m_geo, assume_aligned<base_alignment>(base + at), r));
+          at = at == 0 ? m_stride : 0;
+        }
       }
     } else {
       const Block<ExecSpace> block(team, m_geo, base, team.league_rank());
@@ -323,6 +356,17 @@ const std::string& cached_label(const char* label) {
   static thread_local std::string s;
   if (s.compare(label) != 0) s.assign(label);
   return s;
+}
+
+/// Whether launches may take LaunchParams::alternate_scratch: yes, unless
+/// SCRATCHKIT_TEAM_LOOP_SCRATCH=single (read once per process; for measuring
+/// the barrier it removes).
+inline bool team_loop_alternate_allowed() {
+  static const bool allowed = [] {
+    const char* v = std::getenv("SCRATCHKIT_TEAM_LOOP_SCRATCH");
+    return !(v != nullptr && std::string(v) == "single");
+  }();
+  return allowed;
 }
 
 /// The backend's level-0 and level-1 scratch limits per team. They are
@@ -383,7 +427,8 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
   constexpr bool direct = block_driver_launch<ExecSpace, Bounds> && Level == 0;
   constexpr bool loop = Bounds::team_loop && !direct;
   using functor_type = BlockFunctor<ExecSpace, F, Level, direct, loop>;
-  const functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks, team_loop_strided()};
+  const functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks, team_loop_strided(),
+                             loop ? plan.scratch_stride : 0};
   // The backend's team limit for this functor and scratch size. On a GPU it
   // depends only on the kernel, the device and the scratch request, and
   // asking Kokkos for it is an occupancy calculation (and two TeamPolicy
@@ -518,6 +563,19 @@ LaunchPlan plan_launch(const LaunchParams& p, const char* label = nullptr) {
   plan.level0_max    = detail::level0_max<ExecSpace, Bounds>(plan.logical_threads);
   plan.level1_max    = detail::ScratchLimits<ExecSpace>::get().level1;
   plan.geometry      = detail::BlockGeometry(g, b, p.static_bytes(), p.dynamic_bytes(), dyn_begin);
+  if constexpr (Bounds::team_loop && !detail::block_driver_launch<ExecSpace, Bounds>) {
+    // A second copy of the block's scratch at the next base_alignment
+    // boundary past the first, when the team runs several blocks and both
+    // copies fit in level 0 (one copy and the loop's barrier otherwise).
+    if (p.alternates_scratch() && plan.blocks_per_team > 1 && detail::team_loop_alternate_allowed()) {
+      const std::size_t stride = detail::round_up(dyn_begin + p.dynamic_bytes(), detail::base_alignment);
+      const std::size_t two    = detail::round_up(stride + dyn_begin + p.dynamic_bytes() + detail::base_alignment, 8);
+      if (two <= plan.level0_max) {
+        plan.scratch_bytes  = two;
+        plan.scratch_stride = stride;
+      }
+    }
+  }
 
   if (plan.scratch_bytes <= plan.level0_max) {
     plan.scratch_level = 0;

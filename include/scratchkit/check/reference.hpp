@@ -9,6 +9,7 @@
 /// Integer results, min and max are exact. NaN never passes.
 #pragma once
 
+#include <scratchkit/check/parallel.hpp>
 #include <scratchkit/kernels/variants.hpp>
 
 #include <algorithm>
@@ -50,6 +51,23 @@ inline void account(Result& r, double err, double bound) {
   else if (err > 0 || err != err)
     r.worst = std::numeric_limits<double>::infinity();
 }
+/// a and b together (the two halves of one comparison).
+inline void merge(Result& a, const Result& b) {
+  a.bad += b.bad;
+  a.worst = std::max(a.worst, b.worst);
+}
+/// Elements per chunk of a threaded comparison (for_chunks).
+constexpr std::size_t check_chunk = std::size_t(1) << 18;
+/// Runs account-style comparisons over [0, n) on host threads: f(begin, end,
+/// Result&) per chunk; the chunks' Results merged.
+template <class F>
+Result compare_chunks(std::size_t n, std::size_t chunk, const F& f) {
+  std::vector<Result> part((n + chunk - 1) / chunk);
+  for_chunks(n, chunk, [&](std::size_t b, std::size_t e, std::size_t c) { f(b, e, part[c]); });
+  Result r;
+  for (const Result& q : part) merge(r, q);
+  return r;
+}
 }  // namespace detail
 
 /// The reference alpha*A*B + beta*C0 (M x N, row-major) and each element's
@@ -62,7 +80,8 @@ class GemmReference {
   GemmReference(int M, int N, int K, T alpha, const T* A, const T* B, T beta, const T* C0)
       : m_ref(static_cast<std::size_t>(M) * N), m_bound(m_ref.size()) {
     const double g = gamma<T>(K + 2);
-    for (int i = 0; i < M; ++i)
+    detail::for_chunks(static_cast<std::size_t>(M), 1, [&](std::size_t i0, std::size_t, std::size_t) {
+      const int i = static_cast<int>(i0);
       for (int j = 0; j < N; ++j) {
         long double ref = 0, abs = 0;
         for (int k = 0; k < K; ++k) {
@@ -77,13 +96,14 @@ class GemmReference {
         m_bound[ij] = g * static_cast<double>(std::fabs(static_cast<long double>(alpha)) * abs +
                                               std::fabs(static_cast<long double>(beta)) * std::fabs(c0));
       }
+    });
   }
   /// Checks C (same shape, row-major) against the reference.
   Result compare(const T* C) const {
-    Result r;
-    for (std::size_t ij = 0; ij < m_ref.size(); ++ij)
-      detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(C[ij]) - m_ref[ij])), m_bound[ij]);
-    return r;
+    return detail::compare_chunks(m_ref.size(), detail::check_chunk, [&](std::size_t b, std::size_t e, Result& r) {
+      for (std::size_t ij = b; ij < e; ++ij)
+        detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(C[ij]) - m_ref[ij])), m_bound[ij]);
+    });
   }
 
  private:
@@ -103,10 +123,23 @@ template <class T>
 Result reduce(ReduceOp op, const T* x, std::size_t n, T got, long long depth) {
   Result r;
   if (op == ReduceOp::sum) {
+    // Chunk sums in long double, added in chunk order: the reference's own
+    // error stays ~n 2^-64 sum|x|, far below any bound below.
+    const std::size_t nc = (n + detail::check_chunk - 1) / detail::check_chunk;
+    std::vector<long double> part_ref(nc, 0), part_abs(nc, 0);
+    detail::for_chunks(n, detail::check_chunk, [&](std::size_t b, std::size_t e, std::size_t c) {
+      long double s = 0, a = 0;
+      for (std::size_t i = b; i < e; ++i) {
+        s += x[i];
+        a += std::fabs(static_cast<long double>(x[i]));
+      }
+      part_ref[c] = s;
+      part_abs[c] = a;
+    });
     long double ref = 0, abs = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      ref += x[i];
-      abs += std::fabs(static_cast<long double>(x[i]));
+    for (std::size_t c = 0; c < nc; ++c) {
+      ref += part_ref[c];
+      abs += part_abs[c];
     }
     const double bound = gamma<T>(depth) * static_cast<double>(abs);
     detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(got) - ref)), bound);
@@ -121,21 +154,22 @@ Result reduce(ReduceOp op, const T* x, std::size_t n, T got, long long depth) {
 /// out[i] against sum_j w[j] in[i+j-R], zero outside [0, n).
 template <class T>
 Result stencil_1d(const T* in, const T* w, int R, const T* out, int n) {
-  Result r;
   const double g = gamma<T>(2 * R + 1);
-  for (int i = 0; i < n; ++i) {
-    long double ref = 0, abs = 0;
-    for (int j = 0; j <= 2 * R; ++j) {
-      const int k = i + j - R;
-      if (k < 0 || k >= n) continue;
-      const long double p = static_cast<long double>(w[j]) * in[k];
-      ref += p;
-      abs += std::fabs(p);
+  const auto part = [&](std::size_t b, std::size_t e, Result& r) {
+    for (int i = static_cast<int>(b); i < static_cast<int>(e); ++i) {
+      long double ref = 0, abs = 0;
+      for (int j = 0; j <= 2 * R; ++j) {
+        const int k = i + j - R;
+        if (k < 0 || k >= n) continue;
+        const long double p = static_cast<long double>(w[j]) * in[k];
+        ref += p;
+        abs += std::fabs(p);
+      }
+      detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(out[i]) - ref)),
+                      g * static_cast<double>(abs));
     }
-    detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(out[i]) - ref)),
-                    g * static_cast<double>(abs));
-  }
-  return r;
+  };
+  return detail::compare_chunks(static_cast<std::size_t>(n < 0 ? 0 : n), detail::check_chunk, part);
 }
 
 }  // namespace check
@@ -163,12 +197,12 @@ namespace check {
 /// dimension) are copies and must equal `in` bit for bit.
 template <class T>
 Result stencil_3d_7pt(const T* in, const T* out, int nz, int ny, int nx, T c0, T c1) {
-  Result r;
   const double g = gamma<T>(8);
   const auto at  = [&](const T* a, int z, int y, int x) {
     return a[(static_cast<std::size_t>(z) * ny + y) * nx + x];
   };
-  for (int z = 0; z < nz; ++z)
+  const auto plane = [&](std::size_t zb, std::size_t, Result& r) {
+    const int z = static_cast<int>(zb);
     for (int y = 0; y < ny; ++y)
       for (int x = 0; x < nx; ++x) {
         const T u   = at(in, z, y, x);
@@ -190,7 +224,8 @@ Result stencil_3d_7pt(const T* in, const T* out, int nz, int ny, int nx, T c0, T
         const double bound    = g * static_cast<double>(std::fabs(c0l) * std::fabs(ul) + std::fabs(c1l) * abs);
         detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(got) - ref)), bound);
       }
-  return r;
+  };
+  return detail::compare_chunks(static_cast<std::size_t>(nz < 0 ? 0 : nz), 1, plane);  // a z plane per chunk
 }
 
 }  // namespace check

@@ -98,7 +98,8 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
   const auto p = LaunchParams(Dim3(ceil_div(n, BS)), Dim3(BS))
                      .shared_mem_bytes(layout)
                      .require(layout)
-                     .blocks_per_team(stencil1d_blocks_per_team<T>(false));
+                     .blocks_per_team(stencil1d_blocks_per_team<T>(false))
+                     .alternate_scratch();  // one sync_threads per block, reached by every thread
   launch<Stencil1DBounds>(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile       = DynamicSharedArray<T>::offset(b, 0, tile_n);
     auto ws         = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
@@ -190,7 +191,8 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
   const auto p = LaunchParams(Dim3(ceil_div(n, VB)), Dim3(BS))
                      .shared_mem_bytes(layout)
                      .require(layout)
-                     .blocks_per_team(stencil1d_blocks_per_team<T>(true));
+                     .blocks_per_team(stencil1d_blocks_per_team<T>(true))
+                     .alternate_scratch();  // one sync_threads per block, reached by every thread
   launch<Stencil1DBounds>(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile        = DynamicSharedArray<T>::offset(b, tile_off, static_cast<std::size_t>(nchunks) * V);
     auto ws          = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);

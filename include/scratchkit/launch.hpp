@@ -260,9 +260,10 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
 /// to be shared memory at compile time; Direct: launched by the layer's CUDA
 /// block driver (detail/cuda_block_launch.hpp), which aligns the scratch;
 /// Loop: the team runs several blocks (LaunchBounds' TeamLoop), with a
-/// barrier between them, or alternating between two scratch copies m_stride
-/// bytes apart (LaunchParams::alternate_scratch).
-template <class ExecSpace, class F, int Level, bool Direct, bool Loop>
+/// barrier between them; Alt: without it, alternating between two scratch
+/// copies m_stride bytes apart (LaunchParams::alternate_scratch), or with one
+/// copy (m_stride 0) where the launch has no scratch.
+template <class ExecSpace, class F, int Level, bool Direct, bool Loop, bool Alt>
 struct BlockFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   F m_f;
@@ -270,7 +271,7 @@ struct BlockFunctor {
   int m_per_team = 1;
   int m_blocks   = 0;
   bool m_strided = false;  ///< TeamLoop order: strided instead of consecutive blocks
-  std::size_t m_stride = 0;  ///< offset of the second scratch copy; 0: one copy
+  std::size_t m_stride = 0;  ///< Alt: offset of the second scratch copy (0: no scratch)
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     // The start of the team's scratch: the launch reserved plan.scratch_bytes
@@ -286,22 +287,25 @@ struct BlockFunctor {
       const int first = m_strided ? team.league_rank() : team.league_rank() * m_per_team;
       const int step  = m_strided ? team.league_size() : 1;
       const int last  = m_strided ? m_blocks : (first + m_per_team < m_blocks ? first + m_per_team : m_blocks);
-      if (m_stride == 0) {
+      if constexpr (Alt) {
+        // Block r + 1 writes the copy block r does not read, and a thread
+        // reaches block r + 2 (the same copy as r) only past a barrier of
+        // block r + 1, which every thread reaches after its part of block r.
+        // The stride is a multiple of base_alignment. A separate
+        // instantiation, so that the barrier loop below compiles as it did
+        // before (the 1-D halo_tile lost 2-5 % when both shared one body:
+        // perf/results/h100/public-path/alternate-scratch/HOW.md).
+        std::size_t at = 0;
+        for (int r = first; r < last; r += step) {
+          m_f(Block<ExecSpace>(team, m_geo, assume_aligned<base_alignment>(base + at), r));
+          at = at == 0 ? m_stride : 0;
+        }
+      } else {
         for (int r = first; r < last; r += step) {
           // The previous block's last phase may still read the scratch the
           // next one's first phase writes.
           if (r != first) team.team_barrier();
           m_f(Block<ExecSpace>(team, m_geo, base, r));
-        }
-      } else {
-        // Two copies: block r + 1 writes the copy block r does not read, and
-        // a thread reaches block r + 2 (the same copy as r) only past a
-        // barrier of block r + 1, which every thread reaches after its part
-        // of block r. The stride is a multiple of base_alignment.
-        std::size_t at = 0;
-        for (int r = first; r < last; r += step) {
-          m_f(Block<ExecSpace>(team, m_geo, assume_aligned<base_alignment>(base + at), r));
-          at = at == 0 ? m_stride : 0;
         }
       }
     } else {
@@ -419,16 +423,15 @@ inline std::size_t scratch_request(const LaunchParams& p) {
   return round_up(round_up(p.static_bytes(), base_alignment) + p.dynamic_bytes() + base_alignment, 8);
 }
 
-/// Runs one launch with the functor for scratch level `Level`.
-template <class Bounds, int Level, class ExecSpace, class F>
-void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParams& p, LaunchPlan plan,
-                     const F& body) {
+/// One launch with the functor for scratch level `Level` (Alt: see BlockFunctor).
+template <class Bounds, int Level, bool Alt, class ExecSpace, class F>
+void launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p, LaunchPlan plan, const F& body) {
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_threads, Bounds::min_blocks>>;
   constexpr bool direct = block_driver_launch<ExecSpace, Bounds> && Level == 0;
   constexpr bool loop = Bounds::team_loop && !direct;
-  using functor_type = BlockFunctor<ExecSpace, F, Level, direct, loop>;
+  using functor_type = BlockFunctor<ExecSpace, F, Level, direct, loop, Alt>;
   const functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks, team_loop_strided(),
-                             loop ? plan.scratch_stride : 0};
+                             Alt ? plan.scratch_stride : 0};
   // The backend's team limit for this functor and scratch size. On a GPU it
   // depends only on the kernel, the device and the scratch request, and
   // asking Kokkos for it is an occupancy calculation (and two TeamPolicy
@@ -489,6 +492,21 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
                        policy_type(exec, plan.league_size, plan.team_size, 1)
                            .set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes))),
                        functor);
+}
+
+/// Runs one launch with the functor for scratch level `Level`: with
+/// LaunchBounds' TeamLoop, the team loop without barriers where the plan has
+/// two scratch copies or the launch has no scratch (a team's blocks share
+/// nothing else: blocks of a grid are unordered, in CUDA too).
+template <class Bounds, int Level, class ExecSpace, class F>
+void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParams& p, LaunchPlan plan,
+                     const F& body) {
+  constexpr bool loop = Bounds::team_loop && !(block_driver_launch<ExecSpace, Bounds> && Level == 0);
+  if constexpr (loop) {
+    if (plan.blocks_per_team > 1 && (plan.scratch_stride != 0 || p.static_bytes() + p.dynamic_bytes() == 0))
+      return launch_with<Bounds, Level, true>(exec, label, p, plan, body);
+  }
+  launch_with<Bounds, Level, false>(exec, label, p, plan, body);
 }
 
 }  // namespace detail

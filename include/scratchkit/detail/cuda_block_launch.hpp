@@ -37,7 +37,7 @@
 
 namespace scratchkit {
 namespace detail {
-template <class ExecSpace, class F, int Level, bool Direct, bool Loop = false>
+template <class ExecSpace, class F, int Level, bool Direct, bool Loop = false, bool Alt = false>
 struct BlockFunctor;
 }  // namespace detail
 }  // namespace scratchkit

@@ -7,7 +7,8 @@
 /// CUB and Kokkos' team_scan / team_reduce. Every kernel sums (int32, float,
 /// double); a tile is `threads` x `items` consecutive elements (shapes:
 /// detail::with_tile_shape), the last one may be partial. Both twins launch
-/// alike: one block per tile, blocks of `threads`, launch bounds <threads, 1>.
+/// alike: one block per tile, blocks of `threads`; launch bounds <threads, 1>, on the layer with
+/// more blocks per SM for the 256 x 4 shapes (detail::TileBounds says why).
 /// - tile_scan: BlockExchange<warp_transpose>::load, BlockScan (items), store.
 /// - tile_reduce: items loaded striped (element i*threads + r of the tile to
 ///   thread r), folded, BlockReduce; out[k] per tile.
@@ -17,10 +18,8 @@
 /// through the read-only path (read_only(), the native twin's __ldg): in and
 /// out must not overlap.
 ///
-/// One tile per team, without LaunchBounds' TeamLoop: the team loop around
-/// the body costs these kernels up to 80 % more registers (ptxas, sm_90,
-/// Kokkos 4.6.01: the 256 x 8 scan 56-64 -> 80-92, the transposed exchange
-/// 40 -> 72), which the short-block saving would have to repay.
+/// One tile per team except the warp scan, which runs 8 per team
+/// (LaunchBounds' TeamLoop; detail::tile_blocks_per_team says why).
 #pragma once
 
 #include <scratchkit/block_collectives.hpp>
@@ -31,6 +30,7 @@
 #include <scratchkit/native/collectives.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -38,9 +38,51 @@
 namespace scratchkit {
 namespace detail {
 
-/// Launch bounds of every tile kernel (native: __launch_bounds__(BS, 1)).
-template <int BS>
-using TileBounds = LaunchBounds<BS, 1>;
+/// Launch bounds of the tile kernels (native: __launch_bounds__(BS, 1)). MinB:
+/// the blocks per SM the native twin gets from its own register count, asked
+/// of the layer's body where the layer's count would give fewer (ptxas, sm_90,
+/// at 109c2e4: the 256 x 4 reduce 26-28 registers natively (8 blocks of 256)
+/// against 34-35 on the layer (6); the 256 x 4 scan 34-39 (6) against 40-46
+/// (5-6); the 256 x 4 exchange 22-32 (8) against 32-38 (6-8)).
+template <int BS, int MinB = 1>
+using TileBounds = LaunchBounds<BS, MinB>;
+/// The same with LaunchBounds' TeamLoop (several tiles per Kokkos team).
+template <int BS, int MinB = 1>
+using TileLoopBounds = LaunchBounds<BS, MinB, false, true>;
+
+/// Tiles one Kokkos team runs (LaunchBounds' TeamLoop); 0: one tile per team,
+/// without the team loop. The loop saves Kokkos' per-team start, but nvcc
+/// holds more of the body's values in registers across it (ptxas, sm_90,
+/// Kokkos 4.6.01: the 256 x 8 scan 56-64 -> 64-72 registers), which only the
+/// warp scan (22 registers either way, no scratch) repays. H100, 2^26, public
+/// path, layer/native at k = 0 / 8 with TileBounds' MinB (2026-11-25,
+/// perf/results/h100/public-path/tiles-per-team/HOW.md): warp scan 0.93 ->
+/// 1.10; reduce 256 x 4 0.93 -> 0.86, 256 x 8 0.97 -> 0.94-0.98; scans
+/// 0.93-0.98 -> 0.86-0.97; exchanges 0.99-1.00 -> 0.91-0.97.
+/// `fallback` is the kernel's k; SCRATCHKIT_TILE_BLOCKS_PER_TEAM overrides
+/// every tile kernel's (read once per process; for measuring).
+inline int tile_blocks_per_team(int fallback) {
+  static const int forced = [] {
+    const char* v = std::getenv("SCRATCHKIT_TILE_BLOCKS_PER_TEAM");
+    const int n   = v ? std::atoi(v) : -1;
+    return v != nullptr && n >= 0 ? n : -1;
+  }();
+  return forced >= 0 ? forced : fallback;
+}
+
+/// launch() of a tile kernel, with k tiles per team (tile_blocks_per_team):
+/// k = 0 without the team loop; otherwise with it, and with two alternating
+/// scratch copies where the body reaches a sync_threads in every tile
+/// (`block_barrier`).
+template <int BS, int MinB, class ExecSpace, class F>
+void tile_launch(const ExecSpace& exec, const char* label, LaunchParams p, int k, bool block_barrier,
+                 const F& body) {
+  if (tile_blocks_per_team(k) == 0)
+    launch<TileBounds<BS, MinB>>(exec, label, p, body);
+  else
+    launch<TileLoopBounds<BS, MinB>>(
+        exec, label, p.blocks_per_team(tile_blocks_per_team(k)).alternate_scratch(block_barrier), body);
+}
 
 /// in(i) through the read-only path, as the native twin's __ldg loads.
 template <class View>
@@ -104,8 +146,10 @@ void tile_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out
   using Scan  = BlockScan<T, BS>;
   const std::size_t n = in.extent(0);
   const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Ex, Scan>();
-  launch<TileBounds<BS>>(exec, Inclusive ? "scratchkit::tile_scan_inclusive" : "scratchkit::tile_scan_exclusive",
-                              p, KOKKOS_LAMBDA(const B_t& b) {
+  // BlockScan's barrier is reached by every thread.
+  tile_launch<BS, BS == 256 && I == 4 ? 6 : 1>(
+      exec, Inclusive ? "scratchkit::tile_scan_inclusive" : "scratchkit::tile_scan_exclusive",
+                              p, 0, true, KOKKOS_LAMBDA(const B_t& b) {
                                 Ex ex(b);
                                 Scan scan(b);
                                 PerThread<Items<T, I>, B_t, BS> items(b);
@@ -130,7 +174,9 @@ void tile_reduce_layer(const ExecSpace& exec, const InView& in, const OutView& o
   using Reduce = BlockReduce<T, BS>;
   const std::size_t n = in.extent(0);
   const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Reduce>();
-  launch<TileBounds<BS>>(exec, "scratchkit::tile_reduce", p, KOKKOS_LAMBDA(const B_t& b) {
+  // BlockReduce's barrier is reached by every thread.
+  tile_launch<BS, BS == 256 && I == 4 ? 8 : 1>(exec, "scratchkit::tile_reduce", p, 0, true,
+                                               KOKKOS_LAMBDA(const B_t& b) {
     Reduce red(b);
     PerThread<T, B_t, BS> v(b);
     const std::size_t base = static_cast<std::size_t>(b.block_rank()) * (BS * I);
@@ -158,7 +204,8 @@ void tile_warp_scan_layer(const ExecSpace& exec, const InView& in, const OutView
   using B_t = Block<ExecSpace>;
   const std::size_t n = in.extent(0);
   const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS))), Dim3(BS));
-  launch<TileBounds<BS>>(exec, "scratchkit::tile_warp_scan", p, KOKKOS_LAMBDA(const B_t& b) {
+  // No scratch: the team loop needs no barrier.
+  tile_launch<BS, 1>(exec, "scratchkit::tile_warp_scan", p, 8, false, KOKKOS_LAMBDA(const B_t& b) {
     PerThread<T, B_t, BS> v(b);
     const std::size_t base = static_cast<std::size_t>(b.block_rank()) * BS;
     b.threads([&](const Thread& t) {
@@ -180,7 +227,10 @@ void tile_exchange_layer(const ExecSpace& exec, const InView& in, const OutView&
   using Ex  = BlockExchange<T, BS, I, V>;
   const std::size_t n = in.extent(0);
   const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Ex>();
-  launch<TileBounds<BS>>(exec, "scratchkit::tile_exchange", p, KOKKOS_LAMBDA(const B_t& b) {
+  // transpose: a sync_threads in every tile; warp_transpose's warps sync only
+  // themselves, so it keeps one copy and the loop's barrier.
+  tile_launch<BS, BS == 256 && I == 4 ? 8 : 1>(exec, "scratchkit::tile_exchange", p, 0, V == ExchangeVariant::transpose,
+                  KOKKOS_LAMBDA(const B_t& b) {
     Ex ex(b);
     PerThread<Items<T, I>, B_t, BS> items(b);
     const std::size_t base = static_cast<std::size_t>(b.block_rank()) * (BS * I);

@@ -230,7 +230,10 @@ void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
   const auto p = LaunchParams(Dim3(ceil_div(static_cast<long long>(n), reduce_per_block)), Dim3(BS))
                      .shared_mem_bytes(BS * sizeof(T))
                      .blocks_per_team(reduce_tree_blocks_per_team())
-                     .alternate_scratch();  // block_tree's barriers are reached by every thread
+                     // block_tree's barriers are reached by every thread. Two copies:
+                     // layer/native 0.973-1.009 -> 0.992-1.011 over the four types (H100,
+                     // 109c2e4, perf/results/h100/public-path/alternate-scratch/).
+                     .alternate_scratch();
   launch<ReduceBounds>(exec, "scratchkit::reduce_tree", p, KOKKOS_LAMBDA(const B_t& b) {
     auto sdata = DynamicSharedArray<T>::get(b);
     const int blk = b.block_rank();  // the block's index (grid is 1-D): no blockIdx decode

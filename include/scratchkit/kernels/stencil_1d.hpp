@@ -98,8 +98,11 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
   const auto p = LaunchParams(Dim3(ceil_div(n, BS)), Dim3(BS))
                      .shared_mem_bytes(layout)
                      .require(layout)
-                     .blocks_per_team(stencil1d_blocks_per_team<T>(false))
-                     .alternate_scratch();  // one sync_threads per block, reached by every thread
+                     // One scratch copy and the team loop's barrier: two copies measured
+                     // slower in both types (H100, 109c2e4, layer/native 1.018 / 0.935 against
+                     // 1.050 / 1.004 with the barrier loop at c8ae5f5;
+                     // perf/results/h100/public-path/alternate-scratch/HOW.md).
+                     .blocks_per_team(stencil1d_blocks_per_team<T>(false));
   launch<Stencil1DBounds>(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile       = DynamicSharedArray<T>::offset(b, 0, tile_n);
     auto ws         = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
@@ -192,7 +195,10 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
                      .shared_mem_bytes(layout)
                      .require(layout)
                      .blocks_per_team(stencil1d_blocks_per_team<T>(true))
-                     .alternate_scratch();  // one sync_threads per block, reached by every thread
+                     // One sync_threads per block, reached by every thread: layer/native
+                     // 0.970 -> 0.982 (double), 0.988 -> 0.994 (float) with two copies (H100,
+                     // 109c2e4, perf/results/h100/public-path/alternate-scratch/).
+                     .alternate_scratch();
   launch<Stencil1DBounds>(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile        = DynamicSharedArray<T>::offset(b, tile_off, static_cast<std::size_t>(nchunks) * V);
     auto ws          = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);

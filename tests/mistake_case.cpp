@@ -16,6 +16,10 @@
 #include <exception>
 #include <string>
 
+#if defined(__unix__)
+#include <sys/resource.h>
+#endif
+
 namespace {
 
 using namespace scratchkit;
@@ -109,6 +113,13 @@ int main(int argc, char** argv) {
   // writes through stdout; unbuffered, it reaches the pipe even when the
   // failed launch ends the program.
   std::setvbuf(stdout, nullptr, _IONBF, 0);
+#if defined(__unix__)
+  // Every case stops the program on purpose (abort, or a trap on the GPU):
+  // no core file, which for a process holding a CUDA context can take a long
+  // time to write where the machine enables core dumps.
+  const rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+#endif
   const bool device = std::strcmp(argv[2], "device") == 0;
   if (device && !detail::is_gpu_space<Kokkos::DefaultExecutionSpace>::value) {
     std::printf("SKIPPED: this Kokkos has no GPU execution space\n");

@@ -19,6 +19,9 @@
 #if defined(__unix__)
 #include <sys/resource.h>
 #endif
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 namespace {
 
@@ -119,6 +122,9 @@ int main(int argc, char** argv) {
   // time to write where the machine enables core dumps.
   const rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);
+#endif
+#if defined(__linux__)
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);  // nor a piped core_pattern handler
 #endif
   const bool device = std::strcmp(argv[2], "device") == 0;
   if (device && !detail::is_gpu_space<Kokkos::DefaultExecutionSpace>::value) {

@@ -308,6 +308,40 @@ TEMPLATE_LIST_TEST_CASE("TeamLoop with alternate_scratch: blocks of a team alter
   }
 }
 
+TEMPLATE_LIST_TEST_CASE("TeamLoop with alternate_scratch launches with one copy where two do not fit the launch bounds",
+                        "[layer][launch]", test::Spaces) {
+  // 8 blocks of 256 per SM (launch bounds) with 16 KB of scratch each: two
+  // copies (32 KB) fit Kokkos' level-0 limit, so plan_launch takes them, but
+  // 8 x 32 KB is more than an SM has; the launch must fall back to one copy
+  // (8 x 16 KB) instead of refusing a block size that works without it.
+  using Exec   = TestType;
+  using B      = Block<Exec>;
+  using Bounds = LaunchBounds<256, 8, false, true>;
+  constexpr int words = 4096;  // 16 KB of int
+  const Dim3 grid(20000);
+  const int nb  = static_cast<int>(grid.count());
+  const auto p  = LaunchParams(grid, Dim3(256)).shared_mem_bytes(words * sizeof(int)).blocks_per_team(4).alternate_scratch();
+  Kokkos::View<int*, typename Exec::memory_space> out("out", nb);
+  REQUIRE_NOTHROW(launch<Bounds>(Exec(), "test::team_loop_alternate_bounds", p, KOKKOS_LAMBDA(const B& b) {
+    auto pool   = DynamicSharedArray<int>::get(b);
+    const int r = b.block_rank();
+    b.threads([&](const Thread& t) {
+      for (int i = t.rank; i < words; i += 256) pool[i] = r + i;
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      int bad = 0;
+      for (int i = 255 - t.rank; i < words; i += 256) bad += pool[i] != r + i ? 1 : 0;
+      if (bad) Kokkos::atomic_add(&out(r), 1000);
+      if (t.rank == 0) Kokkos::atomic_add(&out(r), 1);
+    });
+  }));
+  auto h  = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  int bad = 0;
+  for (int r = 0; r < nb; ++r) bad += h(r) != 1 ? 1 : 0;
+  CHECK(bad == 0);
+}
+
 TEMPLATE_LIST_TEST_CASE("TeamLoop with alternate_scratch keeps one copy where two do not fit in level 0",
                         "[layer][launch]", test::Spaces) {
   using Exec   = TestType;

@@ -199,7 +199,9 @@ struct LaunchPlan {
   std::size_t scratch_bytes   = 0;  ///< bytes requested per team
   /// Offset of a team's second scratch copy (LaunchParams::alternate_scratch
   /// taken: blocks alternate between the copies, no barrier between blocks);
-  /// 0: one copy.
+  /// 0: one copy. launch() still takes one copy where the backend's team
+  /// limit with two is below the block (on CUDA: the launch bounds' blocks
+  /// per SM times the doubled scratch must fit in one SM).
   std::size_t scratch_stride  = 0;
   std::size_t level0_max      = 0;  ///< the backend's level-0 limit per team
   std::size_t level1_max      = 0;  ///< the backend's level-1 limit per team
@@ -424,8 +426,12 @@ inline std::size_t scratch_request(const LaunchParams& p) {
 }
 
 /// One launch with the functor for scratch level `Level` (Alt: see BlockFunctor).
+/// Returns false, launching nothing, where `may_decline` is set and the
+/// backend's team limit for this plan is below the block (the caller then
+/// tries one scratch copy); throws LaunchError there otherwise.
 template <class Bounds, int Level, bool Alt, class ExecSpace, class F>
-void launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p, LaunchPlan plan, const F& body) {
+bool launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p, LaunchPlan plan, const F& body,
+                 bool may_decline = false) {
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_threads, Bounds::min_blocks>>;
   constexpr bool direct = block_driver_launch<ExecSpace, Bounds> && Level == 0;
   constexpr bool loop = Bounds::team_loop && !direct;
@@ -467,6 +473,7 @@ void launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p
     if (device >= 0) cache = TeamMaxCache{device, plan.scratch_bytes, plan.logical_threads, team_max};
   }
   if (is_gpu_space<ExecSpace>::value) {
+    if (plan.logical_threads > team_max && may_decline) return false;
     if (plan.logical_threads > team_max) {
       std::ostringstream err;
       err << "scratchkit: cannot launch kernel '" << label << "' on " << space_name<ExecSpace>() << ": block of "
@@ -492,6 +499,7 @@ void launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p
                        policy_type(exec, plan.league_size, plan.team_size, 1)
                            .set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes))),
                        functor);
+  return true;
 }
 
 /// Runs one launch with the functor for scratch level `Level`: with
@@ -503,9 +511,18 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
                      const F& body) {
   constexpr bool loop = Bounds::team_loop && !(block_driver_launch<ExecSpace, Bounds> && Level == 0);
   if constexpr (loop) {
-    if (plan.blocks_per_team > 1 && (plan.scratch_stride != 0 || p.static_bytes() + p.dynamic_bytes() == 0))
-      return launch_with<Bounds, Level, true>(exec, label, p, plan, body);
+    if (plan.blocks_per_team > 1 && team_loop_alternate_allowed()) {
+      if (p.static_bytes() + p.dynamic_bytes() == 0) {
+        launch_with<Bounds, Level, true>(exec, label, p, plan, body);
+        return;
+      }
+      // Two copies fit level 0 (plan_launch), but the launch bounds' blocks
+      // per SM times the doubled scratch may not fit an SM: then one copy.
+      if (plan.scratch_stride != 0 && launch_with<Bounds, Level, true>(exec, label, p, plan, body, true)) return;
+    }
   }
+  plan.scratch_stride = 0;
+  plan.scratch_bytes  = scratch_request(p);
   launch_with<Bounds, Level, false>(exec, label, p, plan, body);
 }
 

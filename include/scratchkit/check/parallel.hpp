@@ -4,8 +4,7 @@
 /// where one thread spends seconds per row on the fill and the reference.
 ///
 /// Work is cut into fixed chunks, so results never depend on how many threads
-/// ran them. Uses std::thread: link Threads::Threads where the C library
-/// needs it (glibc before 2.34).
+/// ran them. Uses std::thread: the scratchkit target links Threads::Threads.
 #pragma once
 
 #include <algorithm>
@@ -15,11 +14,17 @@
 #include <thread>
 #include <vector>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 namespace scratchkit {
 namespace check {
 namespace detail {
 
-/// Threads for host checks: std::thread::hardware_concurrency(), at most 64;
+/// Threads for host checks: the CPUs this process may run on (its affinity
+/// mask on Linux, where an OpenMP or MPI launcher may have narrowed it;
+/// std::thread::hardware_concurrency() elsewhere), at most 64;
 /// SCRATCHKIT_CHECK_THREADS=N overrides it (read once per process).
 inline unsigned check_threads() {
   static const unsigned n = [] {
@@ -27,7 +32,11 @@ inline unsigned check_threads() {
       const int k = std::atoi(v);
       if (k >= 1) return static_cast<unsigned>(k);
     }
-    const unsigned hw = std::thread::hardware_concurrency();
+    unsigned hw = std::thread::hardware_concurrency();
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) hw = static_cast<unsigned>(CPU_COUNT(&set));
+#endif
     return std::min(hw == 0 ? 1u : hw, 64u);
   }();
   return n;
@@ -35,7 +44,7 @@ inline unsigned check_threads() {
 
 /// Calls f(begin, end, c) for chunk c = [c * chunk, min(n, (c + 1) * chunk))
 /// of [0, n), each chunk once, on up to check_threads() threads; returns when
-/// all are done. f must not throw.
+/// all are done. f must not throw (it runs on other threads).
 template <class F>
 void for_chunks(std::size_t n, std::size_t chunk, const F& f) {
   if (n == 0) return;
@@ -52,7 +61,12 @@ void for_chunks(std::size_t n, std::size_t chunk, const F& f) {
   };
   std::vector<std::thread> pool;
   pool.reserve(nt - 1);
-  for (std::size_t t = 1; t < nt; ++t) pool.emplace_back(work);
+  try {
+    for (std::size_t t = 1; t < nt; ++t) pool.emplace_back(work);
+  } catch (...) {
+    // No more threads to be had (a process limit): the ones started and
+    // this thread share the chunks.
+  }
   work();
   for (auto& th : pool) th.join();
 }

@@ -80,9 +80,12 @@ class GemmReference {
   GemmReference(int M, int N, int K, T alpha, const T* A, const T* B, T beta, const T* C0)
       : m_ref(static_cast<std::size_t>(M) * N), m_bound(m_ref.size()) {
     const double g = gamma<T>(K + 2);
-    detail::for_chunks(static_cast<std::size_t>(M), 1, [&](std::size_t i0, std::size_t, std::size_t) {
-      const int i = static_cast<int>(i0);
-      for (int j = 0; j < N; ++j) {
+    // Rows in chunks of at least ~2^16 multiply-adds (a small GEMM stays on one thread).
+    const std::size_t per_row = static_cast<std::size_t>(N > 0 ? N : 1) * static_cast<std::size_t>(K > 0 ? K : 1);
+    const std::size_t rows    = per_row >= (std::size_t(1) << 16) ? 1 : (std::size_t(1) << 16) / per_row;
+    detail::for_chunks(static_cast<std::size_t>(M < 0 ? 0 : M), rows, [&](std::size_t i0, std::size_t i1, std::size_t) {
+      for (int i = static_cast<int>(i0); i < static_cast<int>(i1); ++i) {
+        for (int j = 0; j < N; ++j) {
         long double ref = 0, abs = 0;
         for (int k = 0; k < K; ++k) {
           const long double p = static_cast<long double>(A[static_cast<std::size_t>(i) * K + k]) *
@@ -95,6 +98,7 @@ class GemmReference {
         m_ref[ij]   = static_cast<long double>(alpha) * ref + static_cast<long double>(beta) * c0;
         m_bound[ij] = g * static_cast<double>(std::fabs(static_cast<long double>(alpha)) * abs +
                                               std::fabs(static_cast<long double>(beta)) * std::fabs(c0));
+        }
       }
     });
   }
@@ -201,8 +205,8 @@ Result stencil_3d_7pt(const T* in, const T* out, int nz, int ny, int nx, T c0, T
   const auto at  = [&](const T* a, int z, int y, int x) {
     return a[(static_cast<std::size_t>(z) * ny + y) * nx + x];
   };
-  const auto plane = [&](std::size_t zb, std::size_t, Result& r) {
-    const int z = static_cast<int>(zb);
+  const auto planes = [&](std::size_t z0, std::size_t z1, Result& r) {
+    for (int z = static_cast<int>(z0); z < static_cast<int>(z1); ++z)
     for (int y = 0; y < ny; ++y)
       for (int x = 0; x < nx; ++x) {
         const T u   = at(in, z, y, x);
@@ -225,7 +229,10 @@ Result stencil_3d_7pt(const T* in, const T* out, int nz, int ny, int nx, T c0, T
         detail::account(r, std::fabs(static_cast<double>(static_cast<long double>(got) - ref)), bound);
       }
   };
-  return detail::compare_chunks(static_cast<std::size_t>(nz < 0 ? 0 : nz), 1, plane);  // a z plane per chunk
+  // Whole z planes per chunk, at least ~2^16 points each.
+  const std::size_t plane = static_cast<std::size_t>(ny > 0 ? ny : 1) * static_cast<std::size_t>(nx > 0 ? nx : 1);
+  const std::size_t per   = plane >= (std::size_t(1) << 16) ? 1 : (std::size_t(1) << 16) / plane;
+  return detail::compare_chunks(static_cast<std::size_t>(nz < 0 ? 0 : nz), per, planes);
 }
 
 }  // namespace check

@@ -43,7 +43,22 @@ namespace detail {
 /// of the layer's body where the layer's count would give fewer (ptxas, sm_90,
 /// at 109c2e4: the 256 x 4 reduce 26-28 registers natively (8 blocks of 256)
 /// against 34-35 on the layer (6); the 256 x 4 scan 34-39 (6) against 40-46
-/// (5-6); the 256 x 4 exchange 22-32 (8) against 32-38 (6-8)).
+/// (5-6); the 256 x 4 exchange 22-32 (8) against 32-38 (6-8)). They apply
+/// where the GPU the Kokkos build targets runs 2048 threads per SM (Pascal
+/// 60, Volta, Ampere 80, Hopper):
+/// elsewhere (1536 on sm_86/89, 1024 on sm_75) Kokkos refuses a block whose
+/// launch bounds ask for more blocks per SM than fit, so MinB is 1 there.
+#if defined(KOKKOS_ARCH_HOPPER90) || defined(KOKKOS_ARCH_AMPERE80) || defined(KOKKOS_ARCH_VOLTA70) || \
+    defined(KOKKOS_ARCH_VOLTA72) || defined(KOKKOS_ARCH_PASCAL60)
+constexpr bool tile_sm_2048 = true;
+#else
+constexpr bool tile_sm_2048 = false;
+#endif
+/// MinB for a 256 x 4 tile kernel asking for `blocks` per SM (1 elsewhere).
+template <int BS, int I>
+constexpr int tile_min_blocks(int blocks) {
+  return tile_sm_2048 && BS == 256 && I == 4 ? blocks : 1;
+}
 template <int BS, int MinB = 1>
 using TileBounds = LaunchBounds<BS, MinB>;
 /// The same with LaunchBounds' TeamLoop (several tiles per Kokkos team).
@@ -147,7 +162,7 @@ void tile_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out
   const std::size_t n = in.extent(0);
   const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Ex, Scan>();
   // BlockScan's barrier is reached by every thread.
-  tile_launch<BS, BS == 256 && I == 4 ? 6 : 1>(
+  tile_launch<BS, tile_min_blocks<BS, I>(6)>(
       exec, Inclusive ? "scratchkit::tile_scan_inclusive" : "scratchkit::tile_scan_exclusive",
                               p, 0, true, KOKKOS_LAMBDA(const B_t& b) {
                                 Ex ex(b);
@@ -175,7 +190,7 @@ void tile_reduce_layer(const ExecSpace& exec, const InView& in, const OutView& o
   const std::size_t n = in.extent(0);
   const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Reduce>();
   // BlockReduce's barrier is reached by every thread.
-  tile_launch<BS, BS == 256 && I == 4 ? 8 : 1>(exec, "scratchkit::tile_reduce", p, 0, true,
+  tile_launch<BS, tile_min_blocks<BS, I>(8)>(exec, "scratchkit::tile_reduce", p, 0, true,
                                                KOKKOS_LAMBDA(const B_t& b) {
     Reduce red(b);
     PerThread<T, B_t, BS> v(b);
@@ -229,7 +244,7 @@ void tile_exchange_layer(const ExecSpace& exec, const InView& in, const OutView&
   const auto p = LaunchParams(Dim3(static_cast<int>(tile_count(n, BS * I))), Dim3(BS)).uses<Ex>();
   // transpose: a sync_threads in every tile; warp_transpose's warps sync only
   // themselves, so it keeps one copy and the loop's barrier.
-  tile_launch<BS, BS == 256 && I == 4 ? 8 : 1>(exec, "scratchkit::tile_exchange", p, 0, V == ExchangeVariant::transpose,
+  tile_launch<BS, tile_min_blocks<BS, I>(8)>(exec, "scratchkit::tile_exchange", p, 0, V == ExchangeVariant::transpose,
                   KOKKOS_LAMBDA(const B_t& b) {
     Ex ex(b);
     PerThread<Items<T, I>, B_t, BS> items(b);

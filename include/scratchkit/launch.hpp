@@ -317,6 +317,19 @@ struct BlockFunctor {
   }
 };
 
+/// Measuring knobs from the environment (callers read them once per process):
+/// whether variable `name` is set to `value`,
+inline bool env_is(const char* name, const char* value) {
+  const char* v = std::getenv(name);
+  return v != nullptr && std::string(v) == value;
+}
+/// and variable `name` as an integer, or -1 where it is unset or below `lo`.
+inline int env_int(const char* name, int lo) {
+  const char* v = std::getenv(name);
+  const int n   = v ? std::atoi(v) : -1;
+  return v != nullptr && n >= lo ? n : -1;
+}
+
 /// The order in which a team of LaunchBounds' TeamLoop runs its blocks:
 /// strided (the default: team t runs t, t + L, ..., so the teams resident at
 /// one time read neighbouring blocks, as a CUDA grid's do) or, with
@@ -326,10 +339,7 @@ struct BlockFunctor {
 /// int32 0.970 -> 0.973 at 4 (H100, Kokkos 4.6.01, 9041c8d;
 /// perf/results/h100/public-path/team-loop-order.md).
 inline bool team_loop_strided() {
-  static const bool strided = [] {
-    const char* v = std::getenv("SCRATCHKIT_TEAM_LOOP_ORDER");
-    return !(v != nullptr && std::string(v) == "consecutive");
-  }();
+  static const bool strided = !env_is("SCRATCHKIT_TEAM_LOOP_ORDER", "consecutive");
   return strided;
 }
 
@@ -368,10 +378,7 @@ const std::string& cached_label(const char* label) {
 /// SCRATCHKIT_TEAM_LOOP_SCRATCH=single (read once per process; for measuring
 /// the barrier it removes).
 inline bool team_loop_alternate_allowed() {
-  static const bool allowed = [] {
-    const char* v = std::getenv("SCRATCHKIT_TEAM_LOOP_SCRATCH");
-    return !(v != nullptr && std::string(v) == "single");
-  }();
+  static const bool allowed = !env_is("SCRATCHKIT_TEAM_LOOP_SCRATCH", "single");
   return allowed;
 }
 

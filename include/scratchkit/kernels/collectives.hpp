@@ -77,11 +77,7 @@ using TileLoopBounds = LaunchBounds<BS, MinB, false, true>;
 /// `fallback` is the kernel's k; SCRATCHKIT_TILE_BLOCKS_PER_TEAM overrides
 /// every tile kernel's (read once per process; for measuring).
 inline int tile_blocks_per_team(int fallback) {
-  static const int forced = [] {
-    const char* v = std::getenv("SCRATCHKIT_TILE_BLOCKS_PER_TEAM");
-    const int n   = v ? std::atoi(v) : -1;
-    return v != nullptr && n >= 0 ? n : -1;
-  }();
+  static const int forced = env_int("SCRATCHKIT_TILE_BLOCKS_PER_TEAM", 0);
   return forced >= 0 ? forced : fallback;
 }
 
@@ -92,11 +88,11 @@ inline int tile_blocks_per_team(int fallback) {
 template <int BS, int MinB, class ExecSpace, class F>
 void tile_launch(const ExecSpace& exec, const char* label, LaunchParams p, int k, bool block_barrier,
                  const F& body) {
-  if (tile_blocks_per_team(k) == 0)
+  const int tiles = tile_blocks_per_team(k);
+  if (tiles == 0)
     launch<TileBounds<BS, MinB>>(exec, label, p, body);
   else
-    launch<TileLoopBounds<BS, MinB>>(
-        exec, label, p.blocks_per_team(tile_blocks_per_team(k)).alternate_scratch(block_barrier), body);
+    launch<TileLoopBounds<BS, MinB>>(exec, label, p.blocks_per_team(tiles).alternate_scratch(block_barrier), body);
 }
 
 /// in(i) through the read-only path, as the native twin's __ldg loads.

@@ -102,11 +102,7 @@ using ReduceBounds = LaunchBounds<reduce_block, reduce_min_blocks, false, true>;
 /// 0.98; 8 is best over the four types. SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM
 /// overrides it (read once per process; for measuring).
 inline int reduce_tree_blocks_per_team() {
-  static const int forced = [] {
-    const char* v = std::getenv("SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM");
-    const int n   = v ? std::atoi(v) : 0;
-    return n >= 1 ? n : 0;
-  }();
+  static const int forced = env_int("SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM", 1);
   return forced > 0 ? forced : 8;
 }
 /// The launch bounds of the grid-stride kernels of blocking Bk (native: the same).

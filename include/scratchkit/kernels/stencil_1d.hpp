@@ -48,11 +48,7 @@ constexpr int stencil1d_min_blocks = 8;
 /// overrides it (read once per process; for measuring).
 template <class T>
 int stencil1d_blocks_per_team(bool vectorized) {
-  static const int forced = [] {
-    const char* v = std::getenv("SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM");
-    const int n   = v ? std::atoi(v) : 0;
-    return n >= 1 ? n : 0;
-  }();
+  static const int forced = env_int("SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM", 1);
   if (forced > 0) return forced;
   if (vectorized) return 4;
   return sizeof(T) == 4 ? 8 : 4;

@@ -3,7 +3,10 @@
 // GEMM (src/cuda/gemm_register_blocked.cuh) against cuBLAS, float and double,
 // to pick GemmDefaultBlocking (include/scratchkit/native/gemm.hpp) per type.
 //
-//   scratchkit-gemm-tune [--double | --float] [n ...]   (default: both types, 4096 8192; n x n x n)
+//   scratchkit-gemm-tune [--double | --float] [--small] [n ...]   (default: both types, 4096 8192; n x n x n)
+//
+// --small: the candidates for products of less than a wave of the default
+// 128 x 128 tiles (1024^3 is 64 of them on 132 SMs), against the default.
 //
 // One line per type, size and config: time (median of 7 runs after 2 warm-up
 // runs, cudaEvents), TFLOP/s, ratio to cuBLAS (true FP32 / FP64:
@@ -155,9 +158,11 @@ void tune(const std::vector<int>& sizes, cublasHandle_t h) {
 
 int main(int argc, char** argv) {
   std::vector<int> sizes;
-  bool want_float = true, want_double = true;
+  bool want_float = true, want_double = true, small = false;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--double") == 0)
+    if (std::strcmp(argv[i], "--small") == 0)
+      small = true;
+    else if (std::strcmp(argv[i], "--double") == 0)
       want_float = false;
     else if (std::strcmp(argv[i], "--float") == 0)
       want_double = false;
@@ -185,6 +190,34 @@ int main(int argc, char** argv) {
   // the loop is issue-bound and the order changes how nvcc assigns the accumulators to the two register banks.
   // Per line, FFMAs of the slice loop with two register-file operands in one bank (of 1024; SASS, nvcc 13.0,
   // this kernel) and in brackets the layer's build of the same blocking (Kokkos 4.6 driver).
+  if (small) {
+    // Smaller tiles give more blocks where the default's 128 x 128 tiles are less than a wave; serpentine
+    // order (the layer's) throughout. The first line is the layer's default blocking.
+    using scratchkit::detail::gemm_serpentine;
+    using scratchkit::detail::GemmMmaBlocking;
+    constexpr int S = gemm_serpentine;
+    if (want_float)
+      tune<float,                                                   //
+           GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, S>,       // the layer's default, 256 threads
+           GemmBlocking<64, 128, 16, 32, 64, 8, 8, 4, 2, S>,        // 128 threads
+           GemmBlocking<128, 64, 16, 64, 32, 8, 8, 4, 2, S>,        // 128 threads
+           GemmBlocking<64, 64, 16, 32, 32, 4, 8, 4, 2, S>,         // 128 threads, 4 x 8 per thread
+           GemmBlocking<64, 64, 16, 32, 32, 8, 4, 4, 2, S>,         // 128 threads, 8 x 4 per thread
+           GemmBlocking<64, 64, 32, 32, 32, 4, 8, 4, 2, S>,         // k 32 per barrier
+           GemmBlocking<64, 64, 16, 32, 64, 8, 8, 4, 2, S>,         // 64 threads, 8 x 8 per thread
+           GemmBlocking<32, 64, 16, 32, 32, 4, 8, 8, 2, S>>(sizes, h);  // 64 threads
+    if (want_double)
+      tune<double,                                                  // ("!" in the output: above the layer's ~40 KB)
+           GemmMmaBlocking<64, 128, 32, 64, 2, 3>,                  // the layer's default on Kokkos' public API
+           GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2, 16>,           // the small-product default (needs the opt-in)
+           GemmMmaBlocking<64, 64, 32, 32, 3, 2, 1, 16>,            // 3 blocks per SM
+           GemmMmaBlocking<64, 64, 32, 32, 4, 2, 2, 16>,            // k = 32 per barrier
+           GemmMmaBlocking<64, 64, 32, 32, 4, 3, 1, 16>,            // 3 stages
+           GemmMmaBlocking<32, 64, 32, 32, 4, 3, 1, 16>,            // 64 threads
+           GemmMmaBlocking<64, 32, 32, 32, 4, 3, 1, 16>>(sizes, h); // 64 threads
+    cublasDestroy(h);
+    return 0;
+  }
   if (want_float) {
     using scratchkit::detail::gemm_columns;
     using scratchkit::detail::gemm_prefetch;

@@ -300,8 +300,12 @@ TEST_CASE("Native register_blocked GEMM agrees with the layer bit for bit on eve
   test::require_gpu_twins();
 #if SCRATCHKIT_TEST_TWINS
   // Interior tiles with 16-byte loads, partial tiles and slices on both paths, K or N not a multiple of 16 bytes.
+  // Below 200 tiles of 128 x 128 both twins run the few-tile blockings (detail::gemm_pick_few); the last
+  // three sizes have 15 x 14 = 210, 16 x 16 = 256 and 1 x 200 tiles and run the default ones.
   for (const auto& s : {std::array<int, 3>{128, 128, 128}, {129, 255, 260}, {256, 260, 36}, {255, 256, 131},
-                        {260, 132, 8}, {384, 256, 64}, {1024, 1024, 1024}, {1000, 1001, 1003}, {4, 4, 4096}}) {
+                        {260, 132, 8}, {384, 256, 64}, {1024, 1024, 1024}, {1000, 1001, 1003}, {4, 4, 4096},
+                        {1920, 1700, 40}, {2048, 2048, 72}, {100, 25600, 24}}) {
+    CAPTURE(detail::gemm_pick_few<float>(s[0], s[1]));
     register_blocked_twins<float>(s[0], s[1], s[2]);
     register_blocked_twins<double>(s[0], s[1], s[2]);
   }
@@ -324,8 +328,23 @@ TEMPLATE_LIST_TEST_CASE("GEMM tensor-core path: every stage count of the cp.asyn
     // m16n8k16 (slices of 16 and 32, 2 and 3 stages, one or several pairs of column tiles per warp).
     check_mma_blockings<Exec, detail::GemmMmaBlocking<64, 64, 32, 32, 2, 2, 1, 16>,
                         detail::GemmMmaBlocking<32, 32, 16, 16, 1, 2, 2, 16>,
-                        detail::GemmMmaBlocking<64, 32, 32, 16, 1, 3, 1, 16>>(s[0], s[1], s[2]);
+                        detail::GemmMmaBlocking<64, 32, 32, 16, 1, 3, 1, 16>,
+                        detail::GemmDefaultBlocking<double>::few_type>(s[0], s[1], s[2]);
   }
+}
+
+TEST_CASE("GEMM default blockings: the few-tile pick counts 128 x 128 tiles of C", "[gemm]") {
+  // 1536^3 has 144 tiles, 2048^3 256: the switch lies between the tuner's measured sizes.
+  STATIC_REQUIRE(detail::gemm_tiles_128(1536, 1536) == 144);
+  STATIC_REQUIRE(detail::gemm_pick_few<float>(1536, 1536));
+  STATIC_REQUIRE_FALSE(detail::gemm_pick_few<float>(2048, 2048));
+  STATIC_REQUIRE(detail::gemm_pick_few<double>(1, 1));
+  // 199 tiles run few_type, 200 do not; a partial tile counts as a tile.
+  STATIC_REQUIRE(detail::gemm_pick_few<double>(128, 199 * 128));
+  STATIC_REQUIRE_FALSE(detail::gemm_pick_few<double>(128, 199 * 128 + 1));
+  STATIC_REQUIRE_FALSE(detail::gemm_pick_few<float>(25600, 1));
+  // The few-tile blockings fit every launch path: within Kokkos' own ~40 KB of level 0.
+  STATIC_REQUIRE(detail::GemmDefaultBlocking<double>::few_type::smem_bytes <= 40 * 1024);
 }
 
 TEST_CASE("GEMM register_blocked block order covers every tile once", "[gemm]") {
@@ -574,7 +593,7 @@ TEMPLATE_LIST_TEST_CASE("GEMM CUDA-core path: every FMA order, lane layout and B
                          GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, detail::gemm_prefetch>,
                          GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, detail::gemm_quads>,
                          GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, detail::gemm_serpentine, true>,
-                         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, detail::gemm_prefetch, true>>(s[0], s[1],
-                                                                                                     s[2]);
+                         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, detail::gemm_prefetch, true>,
+                         detail::GemmDefaultBlocking<float>::few_type>(s[0], s[1], s[2]);
   }
 }

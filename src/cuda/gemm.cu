@@ -128,6 +128,10 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
         // fallback blocking on a device, or under a caller's shared_limit, where the chosen one's
         // stages do not fit.
         using D = scratchkit::detail::GemmDefaultBlocking<double>;
+        if (scratchkit::detail::gemm_pick_few<double>(M, N) && detail::gemm_mma_fits<typename D::few_type>(shared_limit)) {
+          detail::gemm_register_blocked<S, typename D::few_type>(M, N, K, alpha, A, B, beta, C, s);
+          return;
+        }
         if (scratchkit::detail::gemm_mma_pick_small(M, N)) {
           if (detail::gemm_mma_fits<typename D::small_type>(shared_limit)) {
             detail::gemm_register_blocked<S, typename D::small_type>(M, N, K, alpha, A, B, beta, C, s);
@@ -140,7 +144,12 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
         detail::gemm_register_blocked<S, typename D::type>(M, N, K, alpha, A, B, beta, C, s);
         return;
       }
-      detail::gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s);
+      // The layer's choice for float: the few-tile blocking below a wave's worth of tiles.
+      if (scratchkit::detail::gemm_pick_few<S>(M, N))
+        detail::gemm_register_blocked<S, typename scratchkit::detail::GemmDefaultBlocking<S>::few_type>(
+            M, N, K, alpha, A, B, beta, C, s);
+      else
+        detail::gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s);
       return;
   }
   throw UnsupportedError(std::string("scratchkit::native::cuda::gemm: variant ") + name(v) + " is not implemented");

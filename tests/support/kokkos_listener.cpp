@@ -7,14 +7,51 @@
 #include <catch2/reporters/catch_reporter_event_listener.hpp>
 #include <catch2/reporters/catch_reporter_registrars.hpp>
 
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+
+#if defined(__linux__)
+#include <execinfo.h>
+#include <unistd.h>
+#endif
 
 namespace {
+
+#if defined(__linux__)
+// SCRATCHKIT_TEST_BACKTRACE=1: a fatal signal prints the host stack before the
+// process dies. Catch2 reports the signal first, then restores the handler it
+// found (this one) and raises the signal again, so the frames below Catch2's
+// handler are those of the faulting code. Written for a host SIGSEGV that
+// appears only under compute-sanitizer (tests/results/h100/matrix-69f079b/HOW.md).
+// Addresses are printed as binary(+offset): resolve them with
+// `addr2line -f -C -e scratchkit_tests 0xoffset` on the machine that built it.
+extern "C" void print_backtrace(int sig) {
+  void* frames[64];
+  const int n = backtrace(frames, 64);
+  static const char head[] = "\n# scratchkit test: fatal signal, host stack:\n";
+  (void)!write(2, head, sizeof(head) - 1);
+  backtrace_symbols_fd(frames, n, 2);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void install_backtrace() {
+  const char* v = std::getenv("SCRATCHKIT_TEST_BACKTRACE");
+  if (v == nullptr || v[0] == '\0' || v[0] == '0') return;
+  void* warm[1];
+  backtrace(warm, 1);  // loads libgcc's unwinder now, not inside the handler
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, print_backtrace);
+}
+#else
+void install_backtrace() {}
+#endif
 
 class KokkosListener : public Catch::EventListenerBase {
  public:
   using Catch::EventListenerBase::EventListenerBase;
   void testRunStarting(Catch::TestRunInfo const&) override {
+    install_backtrace();
     Kokkos::initialize();
     std::printf("# %s\n# test seed %llu (set SCRATCHKIT_TEST_SEED to change)\n", scratchkit::build_summary().c_str(),
                 static_cast<unsigned long long>(scratchkit::test::base_seed()));

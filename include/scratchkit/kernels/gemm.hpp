@@ -422,17 +422,19 @@ bool gemm_mma_fits_layer(const ExecSpace& exec) {
 }
 
 /// The FP64 tensor-core blockings of register_blocked (GemmDefaultBlocking<double>).
-enum class GemmMmaPick { small, large, fallback };
+enum class GemmMmaPick { few, small, large, fallback };
 
 /// The blocking register_blocked runs on the layer for an M x N product
-/// (double, GPU): small_type or large_type by the product's size
-/// (gemm_mma_pick_small), where the launch the layer can get has room for its
-/// stages (gemm_mma_fits_layer: on Kokkos' public path
-/// TeamPolicy::scratch_size_max(0), ~40 KB on Kokkos 4.6, more where a Kokkos
-/// opts in above 48 KB), else the fallback type (36 KB).
+/// (double, GPU): few_type below a wave's worth of tiles (gemm_pick_few),
+/// else small_type or large_type by the product's size (gemm_mma_pick_small),
+/// each where the launch the layer can get has room for its stages
+/// (gemm_mma_fits_layer: on Kokkos' public path TeamPolicy::scratch_size_max(0),
+/// ~40 KB on Kokkos 4.6, more where a Kokkos opts in above 48 KB), else the
+/// fallback type (36 KB).
 template <class ExecSpace>
 GemmMmaPick gemm_mma_layer_pick(const ExecSpace& exec, int M, int N) {
   using D = GemmDefaultBlocking<double>;
+  if (gemm_pick_few<double>(M, N) && gemm_mma_fits_layer<typename D::few_type>(exec)) return GemmMmaPick::few;
   if (gemm_mma_pick_small(M, N)) {
     if (gemm_mma_fits_layer<typename D::small_type>(exec)) return GemmMmaPick::small;
   } else if (gemm_mma_fits_layer<typename D::large_type>(exec)) {
@@ -450,6 +452,7 @@ std::size_t gemm_native_shared_limit(const ExecSpace& exec, int M, int N) {
   if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
     using D = GemmDefaultBlocking<double>;
     switch (gemm_mma_layer_pick(exec, M, N)) {
+      case GemmMmaPick::few: return D::few_type::smem_bytes;
       case GemmMmaPick::small: return D::small_type::smem_bytes;
       case GemmMmaPick::large: return D::large_type::smem_bytes;
       case GemmMmaPick::fallback: return D::type::smem_bytes;
@@ -459,14 +462,17 @@ std::size_t gemm_native_shared_limit(const ExecSpace& exec, int M, int N) {
   return ~std::size_t(0);
 }
 
-/// GemmVariant::register_blocked with the default blocking of the type. For
-/// double on a GPU the layer takes the native twin's blocking, chosen by
-/// the product's size (gemm_mma_pick_small: GemmDefaultBlocking<double>'s
+/// GemmVariant::register_blocked with the default blocking of the type. On a
+/// GPU, a product of fewer than a wave's worth of 128 x 128 tiles
+/// (gemm_pick_few) runs the type's few_type (smaller tiles, more blocks). For
+/// double on a GPU the layer otherwise takes the native twin's blocking, chosen
+/// by the product's size (gemm_mma_pick_small: GemmDefaultBlocking<double>'s
 /// small_type or large_type, 82 / 192 KB of stages) where a launch can have
 /// that much level-0 scratch (the layer's CUDA block driver opts in to it, as
 /// the native twin does), else GemmDefaultBlocking<double>::type (36 KB,
 /// within Kokkos' own level 0). The native twin picks the same way, so the
-/// twins run the same blocking and give the same bits.
+/// twins run the same blocking and give the same bits. Host backends run the
+/// type's default blocking at every size.
 template <class ExecSpace, class AV, class BV, class CV>
 void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
                                    const BV& B, typename CV::non_const_value_type beta, const CV& C) {
@@ -474,9 +480,15 @@ void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const
   using D      = GemmDefaultBlocking<Scalar>;
   if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
     switch (gemm_mma_layer_pick(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)))) {
+      case GemmMmaPick::few: gemm_register_blocked<typename D::few_type>(exec, alpha, A, B, beta, C); return;
       case GemmMmaPick::small: gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C); return;
       case GemmMmaPick::large: gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C); return;
       case GemmMmaPick::fallback: break;
+    }
+  } else if constexpr (is_gpu_space<ExecSpace>::value) {
+    if (gemm_pick_few<Scalar>(static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)))) {
+      gemm_register_blocked<typename D::few_type>(exec, alpha, A, B, beta, C);
+      return;
     }
   }
   gemm_register_blocked<typename D::type>(exec, alpha, A, B, beta, C);

@@ -833,6 +833,16 @@ struct GemmDefaultBlocking<float> {
   using type = GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, SCRATCHKIT_GEMM_SIMT_LAYER_ORDER,
                             SCRATCHKIT_GEMM_SIMT_LAYER_BASYNC != 0>;
   using native_type = GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, 1>;
+  // Products of fewer than few_below_tiles 128 x 128 tiles of C (gemm_pick_few) leave most SMs idle
+  // with the blocking above: 64 tiles at 1024^3 on 132 SMs. Both twins then run few_type, 64 x 64 tiles
+  // of 128 threads, 8 x 4 floats per thread, serpentine order. The tuner, native kernels against cuBLAS
+  // (perf/results/h100/gemm-few-tiles/, 2026-11-25):
+  //   size:      256^3  512^3  768^3  1024^3  1536^3  2048^3  4096^3
+  //   few_type:  1.408  1.095  0.869  0.950   0.920   0.787   0.768
+  //   128 x 128: 0.648  0.460  0.573  0.638   0.741   0.928   0.939
+  // The switch is between 1536^3 (144 tiles) and 2048^3 (256 tiles).
+  using few_type = GemmBlocking<64, 64, 16, 32, 32, 8, 4, 4, 2, gemm_serpentine>;
+  static constexpr long long few_below_tiles = 200;
 };
 template <>
 struct GemmDefaultBlocking<double> {
@@ -854,12 +864,35 @@ struct GemmDefaultBlocking<double> {
   using type        = GemmMmaBlocking<64, 128, 32, 64, 2, 3>;
   static constexpr long long small_below_tiles = 2048;  ///< 128 x 128 tiles of C under which small_type runs
   static_assert(type::smem_bytes <= 40 * 1024, "the fallback blocking must fit Kokkos 4.6's ~40 KB of level 0");
+  // Below few_below_tiles 128 x 128 tiles of C (gemm_pick_few) both twins run few_type, 64 x 32 tiles of
+  // 64 threads, m16n8k16, 3 stages (24 KB: within Kokkos' own level 0, so on every launch path), 4 blocks
+  // per SM. The tuner against cuBLAS (perf/results/h100/gemm-few-tiles/, 2026-11-25):
+  //   size:       256^3  512^3  768^3  1024^3  1536^3  2048^3  4096^3
+  //   few_type:   1.320  1.070  0.881  0.965   0.741   0.761   0.699
+  //   type:       0.753  0.580  0.697  0.769   0.632   0.775   0.794
+  //   small_type: 0.771  0.585  0.717  0.783   0.681   0.845   0.830
+  // The switch is between 1536^3 (144 tiles) and 2048^3 (256 tiles), as for float.
+  using few_type = GemmMmaBlocking<64, 32, 32, 32, 4, 3, 1, 16>;
+  static constexpr long long few_below_tiles = 200;
+  static_assert(few_type::smem_bytes <= 40 * 1024, "the few-tile blocking must fit Kokkos 4.6's ~40 KB of level 0");
 };
+
+/// 128 x 128 tiles of an M x N product C: what the default blockings' picks count.
+SCRATCHKIT_HOST_DEVICE constexpr long long gemm_tiles_128(int M, int N) {
+  return static_cast<long long>((M + 127) / 128) * ((N + 127) / 128);
+}
 
 /// Which of GemmDefaultBlocking<double>'s large blockings an M x N product runs with (both twins):
 /// true for small_type.
 SCRATCHKIT_HOST_DEVICE constexpr bool gemm_mma_pick_small(int M, int N) {
-  return static_cast<long long>((M + 127) / 128) * ((N + 127) / 128) < GemmDefaultBlocking<double>::small_below_tiles;
+  return gemm_tiles_128(M, N) < GemmDefaultBlocking<double>::small_below_tiles;
+}
+
+/// True where an M x N product of Scalar runs GemmDefaultBlocking<Scalar>::few_type on a GPU (both twins):
+/// fewer 128 x 128 tiles than few_below_tiles.
+template <class Scalar>
+SCRATCHKIT_HOST_DEVICE constexpr bool gemm_pick_few(int M, int N) {
+  return gemm_tiles_128(M, N) < GemmDefaultBlocking<Scalar>::few_below_tiles;
 }
 
 }  // namespace detail

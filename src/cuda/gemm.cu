@@ -144,7 +144,7 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
         detail::gemm_register_blocked<S, typename D::type>(M, N, K, alpha, A, B, beta, C, s);
         return;
       }
-      // The layer's choice for float: the few-tile blocking below a wave's worth of tiles.
+      // The layer's choice for float: the few-tile blocking under 200 tiles of 128 x 128.
       if (scratchkit::detail::gemm_pick_few<S>(M, N))
         detail::gemm_register_blocked<S, typename scratchkit::detail::GemmDefaultBlocking<S>::few_type>(
             M, N, K, alpha, A, B, beta, C, s);

@@ -425,9 +425,10 @@ bool gemm_mma_fits_layer(const ExecSpace& exec) {
 enum class GemmMmaPick { few, small, large, fallback };
 
 /// The blocking register_blocked runs on the layer for an M x N product
-/// (double, GPU): few_type below a wave's worth of tiles (gemm_pick_few),
+/// (double, GPU): few_type under 200 tiles of 128 x 128 (gemm_pick_few),
 /// else small_type or large_type by the product's size (gemm_mma_pick_small),
-/// each where the launch the layer can get has room for its stages
+/// each where the launch the layer can get has room for its stages (a
+/// few_type that does not fit goes on to the size pick)
 /// (gemm_mma_fits_layer: on Kokkos' public path TeamPolicy::scratch_size_max(0),
 /// ~40 KB on Kokkos 4.6, more where a Kokkos opts in above 48 KB), else the
 /// fallback type (36 KB).
@@ -463,11 +464,12 @@ std::size_t gemm_native_shared_limit(const ExecSpace& exec, int M, int N) {
 }
 
 /// GemmVariant::register_blocked with the default blocking of the type. On a
-/// GPU, a product of fewer than a wave's worth of 128 x 128 tiles
-/// (gemm_pick_few) runs the type's few_type (smaller tiles, more blocks). For
+/// GPU, a product of fewer than 200 tiles of 128 x 128
+/// (gemm_pick_few) runs the type's few_type (smaller tiles, more blocks; for
+/// double where four of its blocks fit an SM). For
 /// double on a GPU the layer otherwise takes the native twin's blocking, chosen
 /// by the product's size (gemm_mma_pick_small: GemmDefaultBlocking<double>'s
-/// small_type or large_type, 82 / 192 KB of stages) where a launch can have
+/// small_type or large_type, 96.5 / 193 KB of stages) where a launch can have
 /// that much level-0 scratch (the layer's CUDA block driver opts in to it, as
 /// the native twin does), else GemmDefaultBlocking<double>::type (36 KB,
 /// within Kokkos' own level 0). The native twin picks the same way, so the

@@ -849,7 +849,7 @@ struct GemmDefaultBlocking<double> {
   // FP64 tensor cores, m16n8k16 (DMMA.16x8x16, sm_90), e8bbd31 (perf/results/h100/history.md, 3e639f7,
   // gemm_tune_double.txt). No one blocking is best at both measured sizes, so both twins pick by the number
   // of 128 x 128 tiles of C (gemm_mma_pick):
-  // - small_type, 64 x 128 x 32 (2 k16 steps per barrier), 4 warps, 2 stages = 82 KB, 2 blocks per SM:
+  // - small_type, 64 x 128 x 32 (2 k16 steps per barrier), 4 warps, 2 stages = 96.5 KB, 2 blocks per SM:
   //   0.873x cuBLAS at 4096^3 (1024 tiles of 128 x 128), but 0.801x at 8192^3;
   // - large_type, 128 x 128 x 32, 8 warps, 3 stages = 192 KB, 1 block per SM: 0.888x at 8192^3 (4096 tiles),
   //   0.809x at 4096^3.
@@ -865,8 +865,8 @@ struct GemmDefaultBlocking<double> {
   static constexpr long long small_below_tiles = 2048;  ///< 128 x 128 tiles of C under which small_type runs
   static_assert(type::smem_bytes <= 40 * 1024, "the fallback blocking must fit Kokkos 4.6's ~40 KB of level 0");
   // Below few_below_tiles 128 x 128 tiles of C (gemm_pick_few) both twins run few_type, 64 x 32 tiles of
-  // 64 threads, m16n8k16, 3 stages (24 KB: within Kokkos' own level 0, so on every launch path), 4 blocks
-  // per SM. The tuner against cuBLAS (perf/results/h100/gemm-few-tiles/, 2026-11-25):
+  // 64 threads, m16n8k16, 3 stages: 36.4 KB, within Kokkos' own level 0, so on every launch path; 4 blocks
+  // per SM, so only where four fit an SM (an H100's 228 KB; elsewhere the picks below). The tuner against cuBLAS (perf/results/h100/gemm-few-tiles/, 2026-11-25):
   //   size:       256^3  512^3  768^3  1024^3  1536^3  2048^3  4096^3
   //   few_type:   1.320  1.070  0.881  0.965   0.741   0.761   0.699
   //   type:       0.753  0.580  0.697  0.769   0.632   0.775   0.794

@@ -835,8 +835,11 @@ struct GemmDefaultBlocking<float> {
   using native_type = GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, 1>;
   // Products of fewer than few_below_tiles 128 x 128 tiles of C (gemm_pick_few) leave most SMs idle
   // with the blocking above: 64 tiles at 1024^3 on 132 SMs. Both twins then run few_type, 64 x 64 tiles
-  // of 128 threads, 8 x 4 floats per thread, serpentine order. The tuner, native kernels against cuBLAS
-  // (perf/results/h100/gemm-few-tiles/, 2026-11-25):
+  // of 128 threads, 8 x 4 floats per thread, serpentine order. The tuner, native kernels against cuBLAS,
+  // each timed with its launch (perf/results/h100/gemm-few-tiles/, 2026-11-25). The two rows compare with
+  // each other; against cuBLAS they are high up to 1024^3, where cuBLAS's launch weighs more than ours. In
+  // device time (the bench sweep, perf/results/h100/sweep-few-tiles/) the layer's few_type is 0.69-0.83x
+  // cuBLAS at 128^3-1024^3, against 0.31-0.57x with the 128 x 128 blocking:
   //   size:      256^3  512^3  768^3  1024^3  1536^3  2048^3  4096^3
   //   few_type:  1.408  1.095  0.869  0.950   0.920   0.787   0.768
   //   128 x 128: 0.648  0.460  0.573  0.638   0.741   0.928   0.939
@@ -866,7 +869,8 @@ struct GemmDefaultBlocking<double> {
   static_assert(type::smem_bytes <= 40 * 1024, "the fallback blocking must fit Kokkos 4.6's ~40 KB of level 0");
   // Below few_below_tiles 128 x 128 tiles of C (gemm_pick_few) both twins run few_type, 64 x 32 tiles of
   // 64 threads, m16n8k16, 3 stages: 36.4 KB, within Kokkos' own level 0, so on every launch path; 4 blocks
-  // per SM, so only where four fit an SM (an H100's 228 KB; elsewhere the picks below). The tuner against cuBLAS (perf/results/h100/gemm-few-tiles/, 2026-11-25):
+  // per SM, so only where four fit an SM (an H100's 228 KB; elsewhere the picks below). The tuner against cuBLAS,
+  // launches included as for float (perf/results/h100/gemm-few-tiles/, 2026-11-25):
   //   size:       256^3  512^3  768^3  1024^3  1536^3  2048^3  4096^3
   //   few_type:   1.320  1.070  0.881  0.965   0.741   0.761   0.699
   //   type:       0.753  0.580  0.697  0.769   0.632   0.775   0.794

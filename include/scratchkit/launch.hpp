@@ -13,6 +13,28 @@
 #include <sstream>
 #include <string>
 
+/// Linkage of the library's kernel functions, the header function templates
+/// whose bodies are KOKKOS_LAMBDAs (kernels/*.hpp): internal (`static`).
+/// nvcc replaces an extended __host__ __device__ lambda with a wrapper type
+/// named after its enclosing function, and copies that wrapper through
+/// function pointers kept in a helper of the translation unit's anonymous
+/// namespace, set when the lambda is constructed. With an enclosing function
+/// of external linkage, the wrapper type, and every template instantiated with
+/// it (launch, Kokkos' parallel_for), are the same in each translation unit
+/// that calls the kernel. The linker keeps one copy, which reads the helper of
+/// its own translation unit. A call from another translation unit, before any
+/// from that one, then copies the lambda through a null pointer: a host
+/// SIGSEGV in launch() (seen on the H100 when a test filter ran the rank-1
+/// layouts case alone; tests/results/h100/matrix-cbcb352/HOW.md). With internal
+/// linkage each translation unit keeps its own wrapper and instantiations.
+/// Kernels users write in header templates meet the same limit: see
+/// docs/user-guide.md, "Kernels in headers". Defined empty on the command
+/// line, it restores external linkage: the ctest lambda_wrapper_linkage then
+/// fails (930 weak symbols over lambda wrappers in scratchkit_multi_tu's objects).
+#ifndef SCRATCHKIT_KERNEL_LINKAGE
+#define SCRATCHKIT_KERNEL_LINKAGE static
+#endif
+
 namespace scratchkit {
 
 /// Where a launch's scratch lives when it is over the level-0 limit.

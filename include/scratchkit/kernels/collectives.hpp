@@ -150,7 +150,7 @@ void tile_native(const ExecSpace& exec, const InView& in, const OutView& out, co
 }
 
 template <int BS, int I, bool Inclusive, class ExecSpace, class InView, class OutView>
-void tile_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE void tile_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
   using T     = typename OutView::non_const_value_type;
   using B_t   = Block<ExecSpace>;
   using Ex    = BlockExchange<T, BS, I, ExchangeVariant::warp_transpose>;
@@ -179,7 +179,7 @@ void tile_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out
 }
 
 template <int BS, int I, class ExecSpace, class InView, class OutView>
-void tile_reduce_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE void tile_reduce_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
   using T      = typename OutView::non_const_value_type;
   using B_t    = Block<ExecSpace>;
   using Reduce = BlockReduce<T, BS>;
@@ -210,7 +210,7 @@ void tile_reduce_layer(const ExecSpace& exec, const InView& in, const OutView& o
 }
 
 template <int BS, class ExecSpace, class InView, class OutView>
-void tile_warp_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE void tile_warp_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
   using T   = typename OutView::non_const_value_type;
   using B_t = Block<ExecSpace>;
   const std::size_t n = in.extent(0);
@@ -232,7 +232,7 @@ void tile_warp_scan_layer(const ExecSpace& exec, const InView& in, const OutView
 }
 
 template <int BS, int I, ExchangeVariant V, class ExecSpace, class InView, class OutView>
-void tile_exchange_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE void tile_exchange_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
   using T   = typename OutView::non_const_value_type;
   using B_t = Block<ExecSpace>;
   using Ex  = BlockExchange<T, BS, I, V>;

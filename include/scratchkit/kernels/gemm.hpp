@@ -43,7 +43,7 @@ struct GemmFragment {
 };
 
 template <class ExecSpace, class AV, class BV, class CV>
-void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A, const BV& B,
+SCRATCHKIT_KERNEL_LINKAGE void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A, const BV& B,
                 typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
@@ -65,7 +65,7 @@ void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
 }
 
 template <class ExecSpace, class AV, class BV, class CV>
-void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A, const BV& B,
+SCRATCHKIT_KERNEL_LINKAGE void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A, const BV& B,
                 typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
@@ -102,7 +102,7 @@ void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
 }
 
 template <class ExecSpace, class AV, class BV, class CV>
-void gemm_tiled_double_buffered(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+SCRATCHKIT_KERNEL_LINKAGE void gemm_tiled_double_buffered(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
                                 const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
@@ -189,7 +189,7 @@ constexpr bool gemm_simt_kokkos_driver = SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER != 0
 /// stores and math are the native twin's functions (gemm_simt_load,
 /// gemm_simt_store, gemm_simt_compute).
 template <class Blk, class ExecSpace, class AV, class BV, class CV>
-void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+SCRATCHKIT_KERNEL_LINKAGE void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
                                 const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
@@ -298,7 +298,7 @@ struct GemmMmaFragment {
 /// so that it keeps what the native twin keeps in registers; copies and math
 /// are the native twin's functions (gemm_mma_issue, gemm_mma_compute).
 template <class Blk, class ExecSpace, class AV, class BV, class CV>
-void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A, const BV& B, double beta,
+SCRATCHKIT_KERNEL_LINKAGE void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A, const BV& B, double beta,
                                const CV& C) {
   using B_t    = Block<ExecSpace>;
   constexpr int S = Blk::stages, SA = Blk::a_stage, SB = Blk::b_stage, BK = Blk::BK, NT = Blk::threads;

@@ -343,6 +343,8 @@ TEST_CASE("GEMM default blockings: the few-tile pick counts 128 x 128 tiles of C
   STATIC_REQUIRE(detail::gemm_pick_few<double>(128, 199 * 128));
   STATIC_REQUIRE_FALSE(detail::gemm_pick_few<double>(128, 199 * 128 + 1));
   STATIC_REQUIRE_FALSE(detail::gemm_pick_few<float>(25600, 1));
+  // Extents near INT_MAX count without overflow (2^24 tiles along M, one along N).
+  STATIC_REQUIRE(detail::gemm_tiles_128(2147483647, 1) == 16777216);
   // The few-tile blockings fit every launch path: within Kokkos' own ~40 KB of level 0.
   STATIC_REQUIRE(detail::GemmDefaultBlocking<double>::few_type::smem_bytes <= 40 * 1024);
 }

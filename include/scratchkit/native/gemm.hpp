@@ -883,7 +883,8 @@ struct GemmDefaultBlocking<double> {
 
 /// 128 x 128 tiles of an M x N product C: what the default blockings' picks count.
 SCRATCHKIT_HOST_DEVICE constexpr long long gemm_tiles_128(int M, int N) {
-  return static_cast<long long>((M + 127) / 128) * ((N + 127) / 128);
+  // In 64 bits before the rounding: M + 127 overflows int for M above INT_MAX - 127.
+  return ((static_cast<long long>(M) + 127) / 128) * ((static_cast<long long>(N) + 127) / 128);
 }
 
 /// Which of GemmDefaultBlocking<double>'s large blockings an M x N product runs with (both twins):

@@ -128,7 +128,8 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
         // fallback blocking on a device, or under a caller's shared_limit, where the chosen one's
         // stages do not fit.
         using D = scratchkit::detail::GemmDefaultBlocking<double>;
-        if (scratchkit::detail::gemm_pick_few<double>(M, N) && detail::gemm_mma_fits<typename D::few_type>(shared_limit)) {
+        if (scratchkit::detail::gemm_pick_few<double>(M, N) &&
+            detail::gemm_mma_fits<typename D::few_type>(shared_limit)) {
           detail::gemm_register_blocked<S, typename D::few_type>(M, N, K, alpha, A, B, beta, C, s);
           return;
         }

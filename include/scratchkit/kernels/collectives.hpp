@@ -150,7 +150,8 @@ void tile_native(const ExecSpace& exec, const InView& in, const OutView& out, co
 }
 
 template <int BS, int I, bool Inclusive, class ExecSpace, class InView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void tile_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE
+void tile_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
   using T     = typename OutView::non_const_value_type;
   using B_t   = Block<ExecSpace>;
   using Ex    = BlockExchange<T, BS, I, ExchangeVariant::warp_transpose>;
@@ -179,7 +180,8 @@ SCRATCHKIT_KERNEL_LINKAGE void tile_scan_layer(const ExecSpace& exec, const InVi
 }
 
 template <int BS, int I, class ExecSpace, class InView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void tile_reduce_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE
+void tile_reduce_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
   using T      = typename OutView::non_const_value_type;
   using B_t    = Block<ExecSpace>;
   using Reduce = BlockReduce<T, BS>;
@@ -210,7 +212,8 @@ SCRATCHKIT_KERNEL_LINKAGE void tile_reduce_layer(const ExecSpace& exec, const In
 }
 
 template <int BS, class ExecSpace, class InView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void tile_warp_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE
+void tile_warp_scan_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
   using T   = typename OutView::non_const_value_type;
   using B_t = Block<ExecSpace>;
   const std::size_t n = in.extent(0);
@@ -232,7 +235,8 @@ SCRATCHKIT_KERNEL_LINKAGE void tile_warp_scan_layer(const ExecSpace& exec, const
 }
 
 template <int BS, int I, ExchangeVariant V, class ExecSpace, class InView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void tile_exchange_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE
+void tile_exchange_layer(const ExecSpace& exec, const InView& in, const OutView& out) {
   using T   = typename OutView::non_const_value_type;
   using B_t = Block<ExecSpace>;
   using Ex  = BlockExchange<T, BS, I, V>;

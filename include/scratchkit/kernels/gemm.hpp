@@ -43,7 +43,8 @@ struct GemmFragment {
 };
 
 template <class ExecSpace, class AV, class BV, class CV>
-SCRATCHKIT_KERNEL_LINKAGE void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A, const BV& B,
+SCRATCHKIT_KERNEL_LINKAGE
+void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A, const BV& B,
                 typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
@@ -65,7 +66,8 @@ SCRATCHKIT_KERNEL_LINKAGE void gemm_naive(const ExecSpace& exec, typename CV::no
 }
 
 template <class ExecSpace, class AV, class BV, class CV>
-SCRATCHKIT_KERNEL_LINKAGE void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A, const BV& B,
+SCRATCHKIT_KERNEL_LINKAGE
+void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A, const BV& B,
                 typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
@@ -102,7 +104,8 @@ SCRATCHKIT_KERNEL_LINKAGE void gemm_tiled(const ExecSpace& exec, typename CV::no
 }
 
 template <class ExecSpace, class AV, class BV, class CV>
-SCRATCHKIT_KERNEL_LINKAGE void gemm_tiled_double_buffered(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+SCRATCHKIT_KERNEL_LINKAGE
+void gemm_tiled_double_buffered(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
                                 const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
@@ -189,7 +192,8 @@ constexpr bool gemm_simt_kokkos_driver = SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER != 0
 /// stores and math are the native twin's functions (gemm_simt_load,
 /// gemm_simt_store, gemm_simt_compute).
 template <class Blk, class ExecSpace, class AV, class BV, class CV>
-SCRATCHKIT_KERNEL_LINKAGE void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+SCRATCHKIT_KERNEL_LINKAGE
+void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
                                 const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
@@ -298,7 +302,8 @@ struct GemmMmaFragment {
 /// so that it keeps what the native twin keeps in registers; copies and math
 /// are the native twin's functions (gemm_mma_issue, gemm_mma_compute).
 template <class Blk, class ExecSpace, class AV, class BV, class CV>
-SCRATCHKIT_KERNEL_LINKAGE void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A, const BV& B, double beta,
+SCRATCHKIT_KERNEL_LINKAGE
+void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A, const BV& B, double beta,
                                const CV& C) {
   using B_t    = Block<ExecSpace>;
   constexpr int S = Blk::stages, SA = Blk::a_stage, SB = Blk::b_stage, BK = Blk::BK, NT = Blk::threads;
@@ -425,13 +430,12 @@ bool gemm_mma_fits_layer(const ExecSpace& exec) {
 enum class GemmMmaPick { few, small, large, fallback };
 
 /// The blocking register_blocked runs on the layer for an M x N product
-/// (double, GPU): few_type under 200 tiles of 128 x 128 (gemm_pick_few),
-/// else small_type or large_type by the product's size (gemm_mma_pick_small),
-/// each where the launch the layer can get has room for its stages (a
-/// few_type that does not fit goes on to the size pick)
-/// (gemm_mma_fits_layer: on Kokkos' public path TeamPolicy::scratch_size_max(0),
-/// ~40 KB on Kokkos 4.6, more where a Kokkos opts in above 48 KB), else the
-/// fallback type (36 KB).
+/// (double, GPU), the first whose stages the launch the layer can get has room
+/// for (gemm_mma_fits_layer: on Kokkos' public path
+/// TeamPolicy::scratch_size_max(0), ~40 KB on Kokkos 4.6, more where a Kokkos
+/// opts in above 48 KB): few_type under 200 tiles of 128 x 128
+/// (gemm_pick_few); small_type or large_type by the product's size
+/// (gemm_mma_pick_small); the fallback type (36 KB).
 template <class ExecSpace>
 GemmMmaPick gemm_mma_layer_pick(const ExecSpace& exec, int M, int N) {
   using D = GemmDefaultBlocking<double>;

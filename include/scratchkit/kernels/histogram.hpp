@@ -139,7 +139,8 @@ KOKKOS_FORCEINLINE_FUNCTION void histogram_visit(const Src& src, std::size_t n, 
 }
 
 template <class ExecSpace, class Src, class CountsView>
-SCRATCHKIT_KERNEL_LINKAGE void histogram_global_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
+SCRATCHKIT_KERNEL_LINKAGE
+void histogram_global_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
                              const HistogramBins<histogram_compute_t<typename Src::value_type>>& hb,
                              const CountsView& counts, const HistogramPlan& plan) {
   using C   = histogram_compute_t<typename Src::value_type>;
@@ -158,7 +159,8 @@ SCRATCHKIT_KERNEL_LINKAGE void histogram_global_atomic(const ExecSpace& exec, co
 }
 
 template <class Bk, class ExecSpace, class Src, class CountsView>
-SCRATCHKIT_KERNEL_LINKAGE void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
+SCRATCHKIT_KERNEL_LINKAGE
+void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
                              const HistogramBins<histogram_compute_t<typename Src::value_type>>& hb,
                              const CountsView& counts, const HistogramPlan& plan) {
   using C   = histogram_compute_t<typename Src::value_type>;

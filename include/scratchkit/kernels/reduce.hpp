@@ -218,7 +218,8 @@ KOKKOS_INLINE_FUNCTION void block_tree(const BlockT& b, const S& s) {
 
 /// tree, one pass: block b reduces in[b*512, b*512+512) into out[b].
 template <class R, class ExecSpace, class InView>
-SCRATCHKIT_KERNEL_LINKAGE void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
+SCRATCHKIT_KERNEL_LINKAGE
+void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
                       typename InView::non_const_value_type* out) {
   using T   = typename InView::non_const_value_type;
   using B_t = Block<ExecSpace>;
@@ -250,7 +251,8 @@ SCRATCHKIT_KERNEL_LINKAGE void reduce_tree_pass(const ExecSpace& exec, const InV
 
 /// grid_stride_atomic with blocking Bk: reduce_thread, shared tree, one atomic per block into *result.
 template <class R, class Bk, class ExecSpace, class Src>
-SCRATCHKIT_KERNEL_LINKAGE void reduce_atomic_pass(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head, int grid,
+SCRATCHKIT_KERNEL_LINKAGE
+void reduce_atomic_pass(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head, int grid,
                         typename Src::value_type* result) {
   using T     = typename Src::value_type;
   using B_t   = Block<ExecSpace>;
@@ -270,7 +272,8 @@ SCRATCHKIT_KERNEL_LINKAGE void reduce_atomic_pass(const ExecSpace& exec, const S
 /// warp_shuffle with blocking Bk, one pass: reduce_thread, warp shuffles,
 /// one shared slot per warp, a warp reduces the slots; out[b] per block.
 template <class R, class Bk, class ExecSpace, class Src>
-SCRATCHKIT_KERNEL_LINKAGE void reduce_warp_pass(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head, int grid,
+SCRATCHKIT_KERNEL_LINKAGE
+void reduce_warp_pass(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head, int grid,
                       typename Src::value_type* out) {
   using T     = typename Src::value_type;
   using B_t   = Block<ExecSpace>;

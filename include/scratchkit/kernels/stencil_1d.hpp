@@ -81,7 +81,8 @@ KOKKOS_FORCEINLINE_FUNCTION T* stencil1d_shared16(T* p) {
 }
 
 template <class ExecSpace, class InView, class WView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& w, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE
+void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& w, const OutView& out) {
   using T   = typename OutView::non_const_value_type;
   using B_t = Block<ExecSpace>;
   constexpr int BS = stencil1d_block;
@@ -170,7 +171,8 @@ bool stencil1d_vector_ok(const View& view) {
 // slides along j. Output v of thread t at weight j reads tile[V*t + off + v + j],
 // off = Rp - R.
 template <class ExecSpace, class InView, class WView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView& w, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE
+void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView& w, const OutView& out) {
   using T   = typename OutView::non_const_value_type;
   using Vec = Stencil1DVec<T>;
   using B_t = Block<ExecSpace>;

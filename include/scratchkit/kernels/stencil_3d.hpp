@@ -72,7 +72,8 @@ struct Stencil3DIndex {
 // same threads: an L1 hit.
 // SameIndex: in and out share their strides (the native case).
 template <bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const OutView& out,
+SCRATCHKIT_KERNEL_LINKAGE
+void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const OutView& out,
                                 typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
                                 Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_) {
   using T    = typename OutView::non_const_value_type;
@@ -193,7 +194,8 @@ struct Stencil3DStreamRegs {
 // (src/cuda/stencil_3d_z_streaming.cuh). SameIndex: in and out share their
 // strides (row-major, contiguous: the native case), so one offset serves both.
 template <class Sh, bool UnitX, bool SameIndex, class ExecSpace, class InView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const OutView& out,
+SCRATCHKIT_KERNEL_LINKAGE
+void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const OutView& out,
                                typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
                                Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_, int xs) {
   using T    = typename OutView::non_const_value_type;
@@ -354,7 +356,8 @@ struct Stencil3DRingRegs {
 
 // V16: 16-byte cells and stores (stencil3d_ring_v16 holds; UnitX only).
 template <class Sh, bool UnitX, bool SameIndex, bool V16, class ExecSpace, class InView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView& out,
+SCRATCHKIT_KERNEL_LINKAGE
+void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView& out,
                           typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1,
                           Stencil3DIndex<UnitX> iat, Stencil3DIndex<UnitX> oat_, int xs) {
   using T    = typename OutView::non_const_value_type;

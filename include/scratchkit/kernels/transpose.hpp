@@ -48,7 +48,8 @@ inline LaunchParams transpose_params(int rows, int cols) {
 // Block's general decoding (divisions by the run-time grid and block shapes).
 
 template <class ExecSpace, class InView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void transpose_naive(const ExecSpace& exec, const InView& in, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE
+void transpose_naive(const ExecSpace& exec, const InView& in, const OutView& out) {
   using B_t        = Block<ExecSpace>;
   constexpr int T  = transpose_tile;
   constexpr int BR = transpose_block_rows;
@@ -71,7 +72,8 @@ SCRATCHKIT_KERNEL_LINKAGE void transpose_naive(const ExecSpace& exec, const InVi
 
 /// tiled: through the unpadded tile Tile = SharedArray<T, 32*32>.
 template <class Tile, class ExecSpace, class InView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void transpose_through_tile(const ExecSpace& exec, const char* label, const InView& in, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE
+void transpose_through_tile(const ExecSpace& exec, const char* label, const InView& in, const OutView& out) {
   using B_t        = Block<ExecSpace>;
   constexpr int T  = transpose_tile;
   constexpr int BR = transpose_block_rows;
@@ -120,7 +122,8 @@ int transpose_view_shift(const View& v, int tile) {
 /// rows read and written start on 256-byte boundaries (transpose_tile_shift), as
 /// src/cuda/transpose_padded.cuh.
 template <class Bk, class ExecSpace, class InView, class OutView>
-SCRATCHKIT_KERNEL_LINKAGE void transpose_padded(const ExecSpace& exec, const InView& in, const OutView& out) {
+SCRATCHKIT_KERNEL_LINKAGE
+void transpose_padded(const ExecSpace& exec, const InView& in, const OutView& out) {
   using B_t        = Block<ExecSpace>;
   using Scalar     = typename OutView::non_const_value_type;
   using Tile       = PaddedTile<Scalar, Bk::ER, Bk::EC>;

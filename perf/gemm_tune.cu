@@ -3,10 +3,12 @@
 // GEMM (src/cuda/gemm_register_blocked.cuh) against cuBLAS, float and double,
 // to pick GemmDefaultBlocking (include/scratchkit/native/gemm.hpp) per type.
 //
-//   scratchkit-gemm-tune [--double | --float] [--small] [n ...]   (default: both types, 4096 8192; n x n x n)
+//   scratchkit-gemm-tune [--double | --float] [--small | --split] [n ...]   (default: both types, 4096 8192; n x n x n)
 //
 // --small: the candidates for products of less than a wave of the default
 // 128 x 128 tiles (1024^3 is 64 of them on 132 SMs), against the default.
+// --split: the few-tile blockings split along K into 1, 2, 4, 8 and 16 blocks
+// per tile, and the split both twins pick (detail::gemm_split_plan, "plan").
 //
 // One line per type, size and config: time (median of 7 runs after 2 warm-up
 // runs, cudaEvents), TFLOP/s, ratio to cuBLAS (true FP32 / FP64:
@@ -145,6 +147,39 @@ void time_config(const Problem<T>& p) {
   print_line(p, name, ms, &fa, occ, err);
 }
 
+/// Times blocking Blk split along K into `splits` blocks per tile (0: the plan of detail::gemm_split_plan).
+template <class T, class Blk>
+void time_split(const Problem<T>& p, int splits, int sms) {
+  scratchkit::detail::GemmSplit plan = scratchkit::detail::gemm_split_plan<Blk>(p.n, p.n, p.n, sms);
+  const int nk = (p.n + Blk::BK - 1) / Blk::BK;
+  if (splits > 0) {
+    if (splits > nk) return;
+    plan.per    = (nk + splits - 1) / splits;
+    plan.splits = (nk + plan.per - 1) / plan.per;
+  }
+  char tail[48];
+  std::snprintf(tail, sizeof tail, " %s split %d x %d", splits > 0 ? "   " : "plan", plan.splits, plan.per);
+  const std::string name = " " + config_name<Blk, T>() + tail;
+  const T one = 1, zero = 0;
+  TUNE_CUDA(cudaMemset(p.C, 0xff, sizeof(T) * p.n * static_cast<size_t>(p.n)));  // NaN: must be overwritten
+  const double ms = median_ms([&] {
+    sk::gemm_register_blocked_split<T, Blk>(p.n, p.n, p.n, one, p.A, p.B, zero, p.C, 0, sms, plan.splits);
+  });
+  TUNE_CUDA(cudaDeviceSynchronize());
+  const double err = max_abs_diff<T>(p.C, p.Cref, static_cast<long long>(p.n) * p.n) / p.scale;
+  print_line(p, name, ms, nullptr, 0, err);
+}
+
+template <class T>
+void tune_split(const std::vector<int>& sizes, cublasHandle_t h, int sms) {
+  using Few = typename scratchkit::detail::GemmDefaultBlocking<T>::few_type;
+  for (int n : sizes) {
+    Problem<T> p(n, h);
+    print_line(p, " cuBLAS", p.cublas_ms, nullptr, 0, 0.0);
+    for (int splits : {1, 2, 4, 8, 16, 0}) time_split<T, Few>(p, splits, sms);
+  }
+}
+
 template <class T, class... Blks>
 void tune(const std::vector<int>& sizes, cublasHandle_t h) {
   for (int n : sizes) {
@@ -158,10 +193,12 @@ void tune(const std::vector<int>& sizes, cublasHandle_t h) {
 
 int main(int argc, char** argv) {
   std::vector<int> sizes;
-  bool want_float = true, want_double = true, small = false;
+  bool want_float = true, want_double = true, small = false, split = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--small") == 0)
       small = true;
+    else if (std::strcmp(argv[i], "--split") == 0)
+      split = true;
     else if (std::strcmp(argv[i], "--double") == 0)
       want_float = false;
     else if (std::strcmp(argv[i], "--float") == 0)
@@ -182,6 +219,12 @@ int main(int argc, char** argv) {
   cublas_check(cublasCreate(&h), "cublasCreate");
   cublas_check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");  // no TF32
 
+  if (split) {
+    if (want_float) tune_split<float>(sizes, h, prop.multiProcessorCount);
+    if (want_double) tune_split<double>(sizes, h, prop.multiProcessorCount);
+    cublasDestroy(h);
+    return 0;
+  }
   // Candidates: GemmBlocking<BM, BN, BK, WM, WN, TM, TN, MinBlocksPerSM> (CUDA cores: A^T and B double-buffered
   // through registers, always 2 stages).
   // 9c90c59: the candidates that were within 5 % of the best before (perf/results/h100/history.md, 1ba59e0

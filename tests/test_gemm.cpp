@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // GEMM on the layer against a host reference in long double, and its variants
-// against each other (bit for bit: they all sum over k in the same order).
+// against each other (bit for bit: they all sum over k in the same order, but
+// register_blocked on the FP64 tensor cores and split along K, both checked
+// against the reference there).
 // Tolerance: |C - C_ref| <= gamma_{K+2} (|alpha| (|A||B|)_ij + |beta| |C0_ij|)
 // (scratchkit/check/reference.hpp says where it comes from).
 #include "test_support.hpp"
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -84,12 +87,28 @@ struct GemmInputs {
   }
 };
 
+/// True where register_blocked of Scalar on Exec splits an M x N x K product along K (on CUDA below a
+/// wave of the few-tile blocking, detail::gemm_split_plan with the device's SM count).
+template <class Exec, class Scalar>
+bool split_along_k(int M, int N, int K) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
+    if (!detail::gemm_pick_few<Scalar>(M, N)) return false;
+    using Few = typename detail::GemmDefaultBlocking<Scalar>::few_type;
+    return detail::gemm_split_plan<Few>(M, N, K, detail::device_fill(Exec()).sms).splits > 1;
+  }
+#endif
+  (void)M, (void)N, (void)K;
+  return false;
+}
+
 /// Runs every variant on the same inputs (beta != 0) and requires identical
 /// bits: each sums C(i, j) over k = 0..K-1 in increasing order with the same
 /// operations (the tiled ones add zero products past K, which changes nothing
 /// for sums that are not exactly -0, impossible with these random inputs),
-/// except register_blocked for double on the FP64 tensor cores (checked
-/// against the reference bound instead).
+/// except register_blocked for double on the FP64 tensor cores and
+/// register_blocked split along K (both checked against the reference bound
+/// instead).
 template <class Exec, class Scalar>
 void check_same_bits_across_variants(int M, int N, int K) {
   using View      = Kokkos::View<Scalar**, Kokkos::LayoutRight, typename Exec::memory_space>;
@@ -107,8 +126,9 @@ void check_same_bits_across_variants(int M, int N, int K) {
     Kokkos::deep_copy(C, C0);
     gemm(Exec(), v, alpha, A, B, beta, C);
     Exec().fence();
-    if (v == GemmVariant::register_blocked && on_fp64_tensor_cores<Exec, Scalar>()) {
-      // The additions inside one mma are in the hardware's order: equal to the others up to rounding only.
+    if (v == GemmVariant::register_blocked && (on_fp64_tensor_cores<Exec, Scalar>() || split_along_k<Exec, Scalar>(M, N, K))) {
+      // The additions inside one mma are in the hardware's order, a split's partial sums are added at the
+      // end: equal to the others up to rounding only.
       auto out       = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
       const auto res = check::gemm<Scalar>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
       CAPTURE(res.worst);
@@ -151,6 +171,47 @@ void check_mma_blocking(int M, int N, int K) {
 template <class Exec, class... Blks>
 void check_mma_blockings(int M, int N, int K) {
   (check_mma_blocking<Exec, Blks>(M, N, K), ...);
+}
+
+/// register_blocked with blocking Blk split along K into `splits` blocks per
+/// tile (forced here; on a GPU the library picks by detail::gemm_split_plan),
+/// against the reference bound (the splits change the order of the additions;
+/// the bound does not depend on it). A second launch on the same workspace
+/// must give the same bits (the partial sums are added in split order,
+/// whichever block finishes last) and leave every counter at zero again.
+template <class Exec, class Scalar, class Blk>
+void check_split_k(int M, int N, int K, int splits) {
+  using Mem       = typename Exec::memory_space;
+  using View      = Kokkos::View<Scalar**, Kokkos::LayoutRight, Mem>;
+  const auto seed = test::case_seed(M, N, K + 31 * splits);
+  const int nk    = (K + Blk::BK - 1) / Blk::BK;
+  detail::GemmSplit plan;
+  plan.per    = (nk + splits - 1) / splits;
+  plan.splits = (nk + plan.per - 1) / plan.per;
+  CAPTURE(M, N, K, splits, plan.splits, plan.per, seed, Exec::name(), sizeof(Scalar), Blk::BM, Blk::BN);
+  REQUIRE(plan.splits > 1);
+  const long long tiles = static_cast<long long>((M + Blk::BM - 1) / Blk::BM) * ((N + Blk::BN - 1) / Blk::BN);
+  Kokkos::View<unsigned*, Mem> count("count", tiles);
+  Kokkos::View<Scalar*, Mem> work("work", static_cast<std::size_t>(tiles) * plan.splits * Blk::BM * Blk::BN);
+  detail::GemmSplitK<Scalar> sp;
+  sp.plan = plan, sp.count = count.data(), sp.work = work.data();
+  const GemmInputs<Scalar, Mem> in(M, N, K, seed);
+  View C("C", M, N), C2("C2", M, N);
+  Kokkos::deep_copy(C, in.C0);
+  Kokkos::deep_copy(C2, in.C0);
+  const Scalar alpha = Scalar(1.5), beta = Scalar(-0.25);
+  detail::gemm_register_blocked<Blk>(Exec(), alpha, in.A, in.B, beta, C, sp);
+  detail::gemm_register_blocked<Blk>(Exec(), alpha, in.A, in.B, beta, C2, sp);
+  Exec().fence();
+  auto out       = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
+  const auto res = check::gemm<Scalar>(M, N, K, alpha, in.hA.data(), in.hB.data(), beta, in.hC.data(), out.data());
+  CAPTURE(res.worst);
+  CHECK(res.bad == 0);
+  CHECK(test::same_bits(C, C2));
+  auto hcount     = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), count);
+  long long dirty = 0;
+  for (long long t = 0; t < tiles; ++t) dirty += hcount(t) != 0u;
+  CHECK(dirty == 0);
 }
 
 
@@ -270,8 +331,9 @@ TEMPLATE_LIST_TEST_CASE("GEMM on the layer matches the host reference", "[gemm][
 
 TEMPLATE_LIST_TEST_CASE("GEMM variants agree with each other bit for bit", "[gemm][layer]", test::Spaces) {
   using Exec = TestType;
+  // 127 x 129 x 300 is split along K on a GPU (19 slices of 16): register_blocked is checked against the bound.
   for (const auto& s : {std::array<int, 3>{1, 1, 1}, {17, 31, 13}, {65, 63, 17}, {127, 129, 65}, {3, 4, 0},
-                        {1, 129, 3}, {131, 257, 9}}) {
+                        {1, 129, 3}, {131, 257, 9}, {127, 129, 300}}) {
     check_same_bits_across_variants<Exec, float>(s[0], s[1], s[2]);
     check_same_bits_across_variants<Exec, double>(s[0], s[1], s[2]);
   }
@@ -301,10 +363,13 @@ TEST_CASE("Native register_blocked GEMM agrees with the layer bit for bit on eve
 #if SCRATCHKIT_TEST_TWINS
   // Interior tiles with 16-byte loads, partial tiles and slices on both paths, K or N not a multiple of 16 bytes.
   // Below 200 tiles of 128 x 128 both twins run the few-tile blockings (detail::gemm_pick_few); the last
-  // three sizes have 15 x 14 = 210, 16 x 16 = 256 and 1 x 200 tiles and run the default ones.
+  // three sizes have 15 x 14 = 210, 16 x 16 = 256 and 1 x 200 tiles and run the default ones. On an H100
+  // (132 SMs) these split along K (detail::gemm_split_plan): 128^3 (2 splits), 129 x 255 x 260 (float 5, 5,
+  // 5 and 2 slices: a short last split), 255 x 256 x 131, 512^3, 1024^3 and 1000 x 1001 x 1003 (float 2
+  // splits, 32 and 31 slices), 300 x 200 x 1000, 4 x 4 x 4096 (16 splits).
   for (const auto& s : {std::array<int, 3>{128, 128, 128}, {129, 255, 260}, {256, 260, 36}, {255, 256, 131},
-                        {260, 132, 8}, {384, 256, 64}, {1024, 1024, 1024}, {1000, 1001, 1003}, {4, 4, 4096},
-                        {1920, 1700, 40}, {2048, 2048, 72}, {100, 25600, 24}}) {
+                        {260, 132, 8}, {384, 256, 64}, {512, 512, 512}, {1024, 1024, 1024}, {1000, 1001, 1003},
+                        {300, 200, 1000}, {4, 4, 4096}, {1920, 1700, 40}, {2048, 2048, 72}, {100, 25600, 24}}) {
     CAPTURE(detail::gemm_pick_few<float>(s[0], s[1]));
     register_blocked_twins<float>(s[0], s[1], s[2]);
     register_blocked_twins<double>(s[0], s[1], s[2]);
@@ -330,6 +395,79 @@ TEMPLATE_LIST_TEST_CASE("GEMM tensor-core path: every stage count of the cp.asyn
                         detail::GemmMmaBlocking<32, 32, 16, 16, 1, 2, 2, 16>,
                         detail::GemmMmaBlocking<64, 32, 32, 16, 1, 3, 1, 16>,
                         detail::GemmDefaultBlocking<double>::few_type>(s[0], s[1], s[2]);
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("GEMM split along K: partial tiles, uneven splits, a K tail, both few-tile blockings",
+                        "[gemm][layer]", test::Spaces) {
+  using Exec  = TestType;
+  using Few_f = detail::GemmDefaultBlocking<float>::few_type;
+  using Few_d = detail::GemmDefaultBlocking<double>::few_type;
+  // (M, N, K, splits): whole and partial tiles, K a multiple of the slice or not, splits that divide the
+  // slices or leave a shorter last split, up to gemm_split_max.
+  for (const auto& s : {std::array<int, 4>{64, 64, 64, 2}, {17, 31, 200, 3}, {130, 65, 333, 5}, {1, 1, 100, 7},
+                        {70, 129, 1024, 16}, {128, 64, 48, 3}}) {
+    check_split_k<Exec, float, Few_f>(s[0], s[1], s[2], s[3]);
+    check_split_k<Exec, double, Few_d>(s[0], s[1], s[2], s[3]);
+  }
+  // A plan that skips or repeats slices, or leaves a block empty, is refused before the launch.
+  using View = Kokkos::View<float**, Kokkos::LayoutRight, typename Exec::memory_space>;
+  View A("A", 64, 160), B("B", 160, 64), C("C", 64, 64);  // 10 slices of 16
+  Kokkos::View<unsigned*, typename Exec::memory_space> count("count", 1);
+  Kokkos::View<float*, typename Exec::memory_space> work("work", 4 * 64 * 64);
+  for (const auto& bad : {std::array<int, 2>{2, 4}, {4, 4}, {3, 5}, {0, 10}, {2, 0}}) {  // {splits, per}
+    CAPTURE(bad[0], bad[1]);
+    detail::GemmSplitK<float> sp;
+    sp.plan.splits = bad[0], sp.plan.per = bad[1], sp.count = count.data(), sp.work = work.data();
+    if (bad[0] > 1) CHECK_THROWS_AS(detail::gemm_register_blocked<Few_f>(Exec(), 1.0f, A, B, 0.0f, C, sp), Error);
+    else CHECK_THROWS_AS(detail::gemm_split_require<Few_f>(sp.plan, 160), Error);
+  }
+}
+
+TEST_CASE("GEMM split-K plan: splits only below a wave, 4 or more slices per split but the last, at most 16", "[gemm]") {
+  using Few_f = detail::GemmDefaultBlocking<float>::few_type;   // 64 x 64 tiles, slices of 16, 4 blocks per SM
+  using Few_d = detail::GemmDefaultBlocking<double>::few_type;  // 64 x 32 tiles, slices of 16, 4 blocks per SM
+  STATIC_REQUIRE(Few_f::BM == 64 && Few_f::BN == 64 && Few_f::BK == 16 && Few_f::min_blocks == 4);
+  STATIC_REQUIRE(Few_d::BM == 64 && Few_d::BN == 32 && Few_d::BK == 16 && Few_d::min_blocks == 4);
+  constexpr int sms = 132;  // an H100
+  // 512^3 float: 64 tiles, 528 resident blocks -> 8 splits of 4 slices.
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(512, 512, 512, sms).splits == 8);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(512, 512, 512, sms).per == 4);
+  // 256^3: room for 33 splits, but 16 slices allow 4; 128^3: 8 slices, 2 splits.
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(256, 256, 256, sms).splits == 4);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(128, 128, 128, sms).splits == 2);
+  // 1024^3: 256 tiles, 2 splits of 32 slices; 1536^3 (576 tiles) fills the GPU: no split.
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(1024, 1024, 1024, sms).splits == 2);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(1024, 1024, 1024, sms).per == 32);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(1536, 1536, 1536, sms).splits == 1);
+  // Double: 128 tiles at 512^3 -> 4 splits; 512 at 1024^3 -> none.
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_d>(512, 512, 512, sms).splits == 4);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_d>(1024, 1024, 1024, sms).splits == 1);
+  // One tile, 50 slices: 12 allowed, 5 slices each, so 10 splits (none empty); deep K stops at 16.
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(64, 64, 800, sms).splits == 10);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(64, 64, 800, sms).per == 5);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(64, 64, 16000, sms).splits == 16);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(1, 1, INT_MAX, sms).splits == 16);
+  // No split: fewer than 8 slices, K = 0, empty C, no SM count (host backends), huge C.
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(64, 64, 112, sms).splits == 1);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(64, 64, 0, sms).splits == 1);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(0, 64, 4096, sms).splits == 1);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(64, 64, 4096, 0).splits == 1);
+  STATIC_REQUIRE(detail::gemm_split_plan<Few_f>(INT_MAX, INT_MAX, 4096, sms).splits == 1);
+  // Every split has at least one slice: (splits - 1) * per < slices <= splits * per.
+  for (int K = 0; K <= 4096; K += 7) {
+    for (int mn : {1, 64, 200, 700}) {
+      const auto p  = detail::gemm_split_plan<Few_f>(mn, mn, K, sms);
+      const int nk  = (K + 15) / 16;
+      CAPTURE(K, mn, p.splits, p.per);
+      CHECK(p.splits >= 1);
+      CHECK(p.splits <= detail::gemm_split_max);
+      CHECK(static_cast<long long>(p.splits - 1) * p.per < (nk > 0 ? nk : 1));
+      CHECK(static_cast<long long>(p.splits) * p.per >= nk);
+      CHECK((p.splits == 1 || p.per >= detail::gemm_split_min_slices));
+      // Split blocks fit the resident blocks (so the workspace is bounded).
+      if (p.splits > 1) CHECK(static_cast<long long>(p.splits) * ((mn + 63) / 64) * ((mn + 63) / 64) <= sms * 4LL);
+    }
   }
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // GEMM by hand in CUDA with __shared__: the twin of include/scratchkit/kernels/gemm.hpp.
-// Same variants, same operations in the same order, so results agree bit for bit.
+// Same variants, same operations in the same order (the same split-K plan too), so results agree bit for bit.
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
 #include "gemm_register_blocked.cuh"
+#include "vector_load.cuh"
 
 #include <sstream>
 #include <string>
@@ -126,11 +127,12 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
       if constexpr (std::is_same<S, double>::value) {
         // The layer's choice (detail::gemm_register_blocked_default): by the product's size, and the
         // fallback blocking on a device, or under a caller's shared_limit, where the chosen one's
-        // stages do not fit.
+        // stages do not fit; the few-tile blocking split along K as on the layer.
         using D = scratchkit::detail::GemmDefaultBlocking<double>;
         if (scratchkit::detail::gemm_pick_few<double>(M, N) &&
             detail::gemm_mma_fits<typename D::few_type>(shared_limit)) {
-          detail::gemm_register_blocked<S, typename D::few_type>(M, N, K, alpha, A, B, beta, C, s);
+          detail::gemm_register_blocked_split<S, typename D::few_type>(M, N, K, alpha, A, B, beta, C, s,
+                                                                       detail::device_fill().sms);
           return;
         }
         if (scratchkit::detail::gemm_mma_pick_small(M, N)) {
@@ -145,10 +147,11 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
         detail::gemm_register_blocked<S, typename D::type>(M, N, K, alpha, A, B, beta, C, s);
         return;
       }
-      // The layer's choice for float: the few-tile blocking under 200 tiles of 128 x 128.
+      // The layer's choice for float: the few-tile blocking under 200 tiles of 128 x 128, split along K
+      // where its tiles leave SMs idle (scratchkit::detail::gemm_split_plan), as on the layer.
       if (scratchkit::detail::gemm_pick_few<S>(M, N))
-        detail::gemm_register_blocked<S, typename scratchkit::detail::GemmDefaultBlocking<S>::few_type>(
-            M, N, K, alpha, A, B, beta, C, s);
+        detail::gemm_register_blocked_split<S, typename scratchkit::detail::GemmDefaultBlocking<S>::few_type>(
+            M, N, K, alpha, A, B, beta, C, s, detail::device_fill().sms);
       else
         detail::gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s);
       return;

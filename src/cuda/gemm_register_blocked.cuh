@@ -11,7 +11,12 @@
 #include "check.cuh"
 
 #include <cstdint>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace scratchkit {
 namespace native {
@@ -22,15 +27,49 @@ namespace detail {
 template <class S, class Blk>
 using RbShape = scratchkit::detail::GemmRbShape<Blk, S>;
 
+/// The end of a split block (after the barrier of its last slice; the layer's twin is
+/// scratchkit::detail::gemm_split_finish): its E partial sums per thread to sp.work, a barrier, then
+/// thread 0 fences (release, for every thread's stores, which the barrier ordered before its fence) and
+/// counts the block in the tile's counter. Returns false in every block but the tile's last, which puts
+/// the counter back to zero, fences (acquire) and gets the sums of all splits in split order in acc.
+/// `flag` is a word of shared memory no thread reads any more; it is read into a register and a barrier
+/// passed before anything can write that word again.
+template <int E, int NTH, class S, class F>
+__device__ __forceinline__ bool gemm_split_finish(const scratchkit::detail::GemmSplitK<S>& sp, int bx, int by,
+                                                  int nbx, S* acc, F* flag) {
+  const int tile = scratchkit::detail::gemm_split_tile(bx, by, nbx);
+  S* const w     = sp.work + static_cast<std::size_t>(tile) * sp.plan.splits * (E * NTH);
+  scratchkit::detail::gemm_split_put<E, NTH>(w + static_cast<std::size_t>(blockIdx.z) * (E * NTH), threadIdx.x, acc);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();  // the block's partial sums before the counter
+    const bool last = atomicAdd(sp.count + tile, 1u) == static_cast<unsigned>(sp.plan.splits - 1);
+    if (last) {
+      sp.count[tile] = 0u;  // for the next launch on this workspace (stream order)
+      __threadfence();      // the other blocks' sums before this block's loads
+    }
+    *flag = last ? F(1) : F(0);
+  }
+  __syncthreads();
+  const bool last = *flag != F(0);
+  __syncthreads();  // every thread has read the flag
+  if (!last) return false;
+  scratchkit::detail::gemm_split_sum<E, NTH>(w, sp.plan.splits, threadIdx.x, acc);
+  return true;
+}
+
 /// The CUDA-core path with a GemmBlocking (the twin of detail::gemm_register_blocked_simt on the layer):
 /// A^T and B slices double-buffered in shared memory, slice kt+1 loaded into registers (16-byte loads
 /// when a_vec / b_vec) during the math on slice kt, one barrier per slice. 1-D block of Blk::threads;
 /// thread rank's rows are m0 + g*LY*VW + q and columns n0 + h*LX*VW + q of the block tile (warp tile
 /// WM x WN, lanes LY x LX): every shared read is a conflict-free 16-byte vector.
-template <class S, class Blk>
+/// Split: block z of a tile walks the slices of split z of sp.plan and the tile's last block adds the
+/// partial sums (gemm_split_finish); without it, the same code as before the split existed.
+template <class S, class Blk, bool Split = false>
 __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
     gemm_register_blocked_kernel(int M, int N, int K, S alpha, const S* __restrict__ A, const S* __restrict__ B,
-                                 S beta, S* __restrict__ C, bool a_vec, bool b_vec, int lg) {
+                                 S beta, S* __restrict__ C, bool a_vec, bool b_vec, int lg,
+                                 scratchkit::detail::GemmSplitK<S> sp) {
   using Sh         = RbShape<S, Blk>;
   using Vec        = scratchkit::detail::GemmVec16<S>;
   constexpr int VW = Sh::VW, BK = Sh::BK, TM = Blk::TM, TN = Blk::TN, LY = Blk::LY, LX = Blk::LX;
@@ -42,7 +81,9 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
   scratchkit::detail::gemm_tile_of(blockIdx.x, blockIdx.y, lg, bx, by);
   const int row0 = by * Blk::BM, col0 = bx * Blk::BN;
   if (row0 >= M) return;  // past the last tile row, in the last group (the whole block)
-  const int nk = (K + BK - 1) / BK;
+  const int nk_all = (K + BK - 1) / BK;
+  const int k0     = Split ? static_cast<int>(blockIdx.z) * sp.plan.per : 0;  // first slice of this block
+  const int nk     = Split ? min(sp.plan.per, nk_all - k0) : nk_all;          // slices of this block
   const scratchkit::detail::GemmMat<const S, true> a{A, K, 1}, b{B, N, 1};
   int m0, n0;
   scratchkit::detail::gemm_simt_place<Blk, S>(rank, m0, n0);
@@ -55,8 +96,8 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
   }
   {
     Vec ra[Sh::LA], rb[Sh::LB];
-    if constexpr (Blk::b_async) scratchkit::detail::gemm_simt_issue_b<Blk>(b, N, K, col0, 0, rank, b_vec, Bs);
-    scratchkit::detail::gemm_simt_load<Blk>(a, b, M, N, K, row0, col0, 0, rank, a_vec, b_vec, ra, rb);
+    if constexpr (Blk::b_async) scratchkit::detail::gemm_simt_issue_b<Blk>(b, N, K, col0, k0 * BK, rank, b_vec, Bs);
+    scratchkit::detail::gemm_simt_load<Blk>(a, b, M, N, K, row0, col0, k0 * BK, rank, a_vec, b_vec, ra, rb);
     scratchkit::detail::gemm_simt_store<Blk>(As, Bs, rank, ra, rb);
   }
   if constexpr (Blk::b_async) scratchkit::detail::gemm_cp_async_wait<0>();
@@ -70,14 +111,19 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
     Vec ra[Sh::LA], rb[Sh::LB];
     if constexpr (Blk::b_async) {
       if (more)
-        scratchkit::detail::gemm_simt_issue_b<Blk>(b, N, K, col0, (kt + 1) * BK, rank, b_vec, Bs + (1 - cur) * HB);
+        scratchkit::detail::gemm_simt_issue_b<Blk>(b, N, K, col0, (k0 + kt + 1) * BK, rank, b_vec,
+                                                   Bs + (1 - cur) * HB);
     }
     if (more)
-      scratchkit::detail::gemm_simt_load<Blk>(a, b, M, N, K, row0, col0, (kt + 1) * BK, rank, a_vec, b_vec, ra, rb);
+      scratchkit::detail::gemm_simt_load<Blk>(a, b, M, N, K, row0, col0, (k0 + kt + 1) * BK, rank, a_vec, b_vec, ra,
+                                              rb);
     scratchkit::detail::gemm_simt_compute<Blk>(acc, As + cur * HA, Bs + cur * HB, m0, n0);
     if (more) scratchkit::detail::gemm_simt_store<Blk>(As + (1 - cur) * HA, Bs + (1 - cur) * HB, rank, ra, rb);
     if constexpr (Blk::b_async) scratchkit::detail::gemm_cp_async_wait<0>();
     __syncthreads();  // the only barrier of a slice
+  }
+  if constexpr (Split) {
+    if (!gemm_split_finish<TM * TN, Blk::threads>(sp, bx, by, (N + Blk::BN - 1) / Blk::BN, &acc[0][0], As)) return;
   }
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
@@ -101,11 +147,11 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
 /// (sm_80+; scalar FMAs in k order below that, as on the layer); one barrier per slice
 /// (scratchkit::detail::GemmStageRing). The copies of slice kt+S-1 are issued between the first fragment
 /// reads of slice kt and its mma, as on the layer.
-template <class Blk>
+template <class Blk, bool Split = false>
 __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
     gemm_register_blocked_mma_kernel(int M, int N, int K, double alpha, const double* __restrict__ A,
                                      const double* __restrict__ B, double beta, double* __restrict__ C, bool a_vec,
-                                     bool b_vec, int lg) {
+                                     bool b_vec, int lg, scratchkit::detail::GemmSplitK<double> sp) {
   constexpr int S = Blk::stages, SA = Blk::a_stage, SB = Blk::b_stage, BK = Blk::BK;
   constexpr int MT = Blk::MT, NTL = Blk::NT;
   extern __shared__ __align__(16) double gemm_mma_smem[];
@@ -116,11 +162,13 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
   scratchkit::detail::gemm_tile_of(blockIdx.x, blockIdx.y, lg, bx, by);
   const int row0 = by * Blk::BM, col0 = bx * Blk::BN;
   if (row0 >= M) return;  // past the last tile row, in the last group (the whole block)
-  const int nk = (K + BK - 1) / BK;
+  const int nk_all = (K + BK - 1) / BK;
+  const int k0     = Split ? static_cast<int>(blockIdx.z) * sp.plan.per : 0;  // first slice of this block
+  const int nk     = Split ? min(sp.plan.per, nk_all - k0) : nk_all;          // slices of this block
   const scratchkit::detail::GemmMat<const double, true> a{A, K, 1}, b{B, N, 1};
   auto issue = [&](int kt, int stage) {
     if (kt < nk)
-      scratchkit::detail::gemm_mma_issue<Blk>(a, b, M, N, K, row0, col0, kt * BK, rank, a_vec, b_vec,
+      scratchkit::detail::gemm_mma_issue<Blk>(a, b, M, N, K, row0, col0, (k0 + kt) * BK, rank, a_vec, b_vec,
                                               As + stage * SA, Bs + stage * SB);
     scratchkit::detail::gemm_cp_async_commit();
   };
@@ -148,6 +196,10 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
     __syncthreads();  // the only barrier of a slice
     ring.next();
   }
+  if constexpr (Split) {
+    if (!gemm_split_finish<MT * NTL * 4, Blk::threads>(sp, bx, by, (N + Blk::BN - 1) / Blk::BN, &acc[0][0][0], As))
+      return;
+  }
   const int warp = rank / 32, lane = rank % 32;
   const int m0 = row0 + (warp / Blk::WX) * Blk::WM + lane / 4, n0 = col0 + (warp % Blk::WX) * Blk::WN + 2 * (lane % 4);
 #pragma unroll
@@ -168,13 +220,13 @@ __global__ void __launch_bounds__(Blk::threads, Blk::min_blocks)
 }
 
 /// The kernel of blocking Blk: a GemmBlocking runs on the CUDA cores, a GemmMmaBlocking on the FP64 tensor cores.
-template <class S, class Blk>
+template <class S, class Blk, bool Split = false>
 constexpr auto rb_kernel() {
   if constexpr (Blk::tensor_core) {
     static_assert(std::is_same<S, double>::value, "register_blocked: the tensor-core blocking is for double");
-    return gemm_register_blocked_mma_kernel<Blk>;
+    return gemm_register_blocked_mma_kernel<Blk, Split>;
   } else {
-    return gemm_register_blocked_kernel<S, Blk>;
+    return gemm_register_blocked_kernel<S, Blk, Split>;
   }
 }
 
@@ -191,27 +243,109 @@ bool gemm_mma_fits(std::size_t shared_limit) {
          static_cast<long long>(Blk::min_blocks) * (Blk::smem_bytes + 3072) <= per_sm;  // the layer's margin
 }
 
-/// Launches the register_blocked kernel of blocking Blk on stream s (M, N, K >= 0 checked by the caller).
-template <class S, class Blk>
-void gemm_register_blocked(int M, int N, int K, S alpha, const S* A, const S* B, S beta, S* C, cudaStream_t s) {
-  if (M == 0 || N == 0) return;
+/// The split-K workspace of stream s on the current device, for `tiles` counters and `work_elems`
+/// partial sums, handed to launch(sp) under the workspaces' lock: one allocation per (device, stream; host
+/// thread too for cudaStreamPerThread), grown when a launch needs more and kept for the process (cuBLAS
+/// keeps its workspace per handle the same way; at most sms x min_blocks x BM x BN partial sums, 8.6 MB on
+/// an H100). One per stream because a launch's last blocks put its counters back to zero only by the
+/// launch's end: the next launch on the same stream may reuse them, a concurrent one on another stream may
+/// not. The lock is held until the kernel is queued, so that no other host thread can grow (free) the
+/// buffer between this launch's pointers and its launch. The counters are zeroed (on s) when allocated.
+struct GemmSplitBuffer {
+  void* p                = nullptr;
+  std::size_t count_size = 0, work_size = 0;  ///< bytes: counters (a multiple of 256), partial sums
+};
+template <class S, class Launch>
+void gemm_split_workspace(const scratchkit::detail::GemmSplit& plan, long long tiles, std::size_t work_elems,
+                          cudaStream_t s, const Launch& launch) {
+  static std::mutex m;
+  // Never destroyed: freeing at exit would run after the CUDA runtime is gone (as reduce.cu's buffers).
+  static auto* const buffers = new std::map<std::tuple<int, cudaStream_t, std::thread::id>, GemmSplitBuffer>;
+  int dev = 0;
+  SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
+  const std::size_t count_size = (static_cast<std::size_t>(tiles) * sizeof(unsigned) + 255) / 256 * 256;
+  const std::size_t work_size  = work_elems * sizeof(S);
+  const std::thread::id thread = s == cudaStreamPerThread ? std::this_thread::get_id() : std::thread::id();
+  std::lock_guard<std::mutex> lock(m);
+  GemmSplitBuffer& b = (*buffers)[{dev, s, thread}];
+  if (b.p == nullptr || b.count_size < count_size || b.work_size < work_size) {
+    if (b.p != nullptr) {
+      SCRATCHKIT_CUDA_CHECK(cudaStreamSynchronize(s));  // launches still using the old buffer
+      SCRATCHKIT_CUDA_CHECK(cudaFree(b.p));
+      b.p = nullptr;
+    }
+    const std::size_t cs = count_size > b.count_size ? count_size : b.count_size;
+    const std::size_t ws = work_size > b.work_size ? work_size : b.work_size;
+    SCRATCHKIT_CUDA_CHECK(cudaMalloc(&b.p, cs + ws));
+    SCRATCHKIT_CUDA_CHECK(cudaMemsetAsync(b.p, 0, cs, s));
+    b.count_size = cs, b.work_size = ws;
+  }
+  scratchkit::detail::GemmSplitK<S> sp;
+  sp.plan  = plan;
+  sp.count = static_cast<unsigned*>(b.p);
+  sp.work  = reinterpret_cast<S*>(static_cast<unsigned char*>(b.p) + b.count_size);
+  launch(sp);
+}
+
+/// One launch of the register_blocked kernel of blocking Blk, split or not.
+template <class S, class Blk, bool Split>
+void gemm_register_blocked_launch(int M, int N, int K, S alpha, const S* A, const S* B, S beta, S* C,
+                                  cudaStream_t s, const scratchkit::detail::GemmSplitK<S>& sp) {
   constexpr int VW = RbShape<S, Blk>::VW;
   // 16-byte loads need every vector of a row inside or outside the matrix: K (N) a multiple of VW.
   const bool a_vec = K % VW == 0 && reinterpret_cast<std::uintptr_t>(A) % 16 == 0;
   const bool b_vec = N % VW == 0 && reinterpret_cast<std::uintptr_t>(B) % 16 == 0;
   const scratchkit::detail::GemmGrid g(ceil_div(N, Blk::BN), ceil_div(M, Blk::BM));
-  const dim3 block(Blk::threads), grid(g.gx, g.gy);
+  const dim3 block(Blk::threads), grid(g.gx, g.gy, Split ? sp.plan.splits : 1);
   int smem = 0;  // dynamic shared memory: the tensor-core path's stages
   if constexpr (Blk::tensor_core) {
     smem = Blk::smem_bytes;
     if (smem > 48 * 1024) {
       static const cudaError_t opt_in = cudaFuncSetAttribute(
-          rb_kernel<S, Blk>(), cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Blk::smem_bytes));
+          rb_kernel<S, Blk, Split>(), cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Blk::smem_bytes));
       SCRATCHKIT_CUDA_CHECK(opt_in);
     }
   }
-  rb_kernel<S, Blk>()<<<grid, block, smem, s>>>(M, N, K, alpha, A, B, beta, C, a_vec, b_vec, g.lg);
+  rb_kernel<S, Blk, Split>()<<<grid, block, smem, s>>>(M, N, K, alpha, A, B, beta, C, a_vec, b_vec, g.lg, sp);
   SCRATCHKIT_CUDA_CHECK_LAUNCH("gemm_register_blocked");
+}
+
+/// Launches the register_blocked kernel of blocking Blk on stream s (M, N, K >= 0 checked by the caller);
+/// split into sp.plan.splits blocks per tile where that is more than one (sp.count and sp.work: the
+/// workspace, gemm_split_workspace).
+template <class S, class Blk>
+void gemm_register_blocked(int M, int N, int K, S alpha, const S* A, const S* B, S beta, S* C, cudaStream_t s,
+                           const scratchkit::detail::GemmSplitK<S>& sp = {}) {
+  if (M == 0 || N == 0) return;
+  if (sp.plan.splits > 1) {
+    scratchkit::detail::gemm_split_require<Blk>(sp.plan, K);
+    gemm_register_blocked_launch<S, Blk, true>(M, N, K, alpha, A, B, beta, C, s, sp);
+  } else {
+    gemm_register_blocked_launch<S, Blk, false>(M, N, K, alpha, A, B, beta, C, s, sp);
+  }
+}
+
+/// gemm_register_blocked with the split-K both twins pick for blocking Blk on the current device
+/// (scratchkit::detail::gemm_split_plan), `splits_override` > 0: that many splits instead (the tuner).
+template <class S, class Blk>
+void gemm_register_blocked_split(int M, int N, int K, S alpha, const S* A, const S* B, S beta, S* C,
+                                 cudaStream_t s, int sms, int splits_override = 0) {
+  scratchkit::detail::GemmSplit plan = scratchkit::detail::gemm_split_plan<Blk>(M, N, K, sms);
+  if (splits_override > 0) {
+    const int nk = (K + Blk::BK - 1) / Blk::BK;
+    plan.splits  = splits_override < nk ? splits_override : (nk > 0 ? nk : 1);
+    plan.per     = (nk + plan.splits - 1) / plan.splits;
+    if (plan.per > 0) plan.splits = (nk + plan.per - 1) / plan.per;
+  }
+  if (plan.splits <= 1 || M == 0 || N == 0) {
+    gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s);
+    return;
+  }
+  const long long tiles = static_cast<long long>(ceil_div(M, Blk::BM)) * ceil_div(N, Blk::BN);
+  const std::size_t work = static_cast<std::size_t>(tiles) * plan.splits * (Blk::BM * Blk::BN);
+  gemm_split_workspace<S>(plan, tiles, work, s, [&](const scratchkit::detail::GemmSplitK<S>& sp) {
+    gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s, sp);
+  });
 }
 
 }  // namespace detail

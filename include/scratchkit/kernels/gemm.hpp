@@ -13,9 +13,13 @@
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/shared_array.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <type_traits>
+#include <utility>
 
 namespace scratchkit {
 namespace detail {
@@ -172,6 +176,44 @@ GemmMat<T, std::is_same<typename View::array_layout, Kokkos::LayoutRight>::value
   return {v.data(), static_cast<int>(v.stride(0)), static_cast<int>(v.stride(1))};
 }
 
+/// The end of a split block (after the barrier of its last slice; the native
+/// twin's is gemm_split_finish in src/cuda/gemm_register_blocked.cuh): every
+/// thread's E partial sums (acc_of(t)) to sp.work, a barrier, then thread 0
+/// fences (release, for every thread's stores, which the barrier ordered
+/// before its fence) and counts the block in the tile's counter. Returns false
+/// in every block but the tile's last, which puts the counter back to zero,
+/// fences (acquire) and gets the sums of all splits in split order
+/// (gemm_split_sum: the same bits whichever block is last). `flag` is a word
+/// of scratch no thread reads any more; it is read into a register and a
+/// barrier passed before the next team on this CUDA block (Kokkos' league
+/// loop) can write that word again.
+template <int E, int NTH, class B_t, class S, class AccOf, class F>
+KOKKOS_INLINE_FUNCTION bool gemm_split_finish(const B_t& blk, const GemmSplitK<S>& sp, int bx, int by, int nbx,
+                                              const AccOf& acc_of, F* flag) {
+  const int tile = gemm_split_tile(bx, by, nbx);
+  S* const w     = sp.work + static_cast<std::size_t>(tile) * sp.plan.splits * (E * NTH);
+  S* const wz    = w + static_cast<std::size_t>(blk.block_idx().z) * (E * NTH);
+  blk.threads([&](const Thread& t) { gemm_split_put<E, NTH>(wz, t.rank, acc_of(t)); });
+  sync_threads(blk);
+  blk.threads([&](const Thread& t) {
+    if (t.rank == 0) {
+      Kokkos::memory_fence();  // the block's partial sums before the counter
+      const bool last = Kokkos::atomic_fetch_add(sp.count + tile, 1u) == static_cast<unsigned>(sp.plan.splits - 1);
+      if (last) {
+        sp.count[tile] = 0u;     // for the next launch on this workspace (stream order)
+        Kokkos::memory_fence();  // the other blocks' sums before this block's loads
+      }
+      *flag = last ? F(1) : F(0);
+    }
+  });
+  sync_threads(blk);
+  const bool last = *flag != F(0);
+  sync_threads(blk);  // every thread has read the flag
+  if (!last) return false;
+  blk.threads([&](const Thread& t) { gemm_split_sum<E, NTH>(w, sp.plan.splits, t.rank, acc_of(t)); });
+  return true;
+}
+
 /// The SIMT register-blocked GEMM launches through Kokkos' generic TeamPolicy
 /// driver on CUDA, not the layer's block driver: under the block driver nvcc
 /// spills one register per k-slice in this 128-register kernel (SASS before
@@ -190,11 +232,14 @@ constexpr bool gemm_simt_kokkos_driver = SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER != 0
 /// barrier per slice, launch bounds (Blk::threads, Blk::min_blocks). The
 /// matrices reach the kernel as raw pointers and strides (GemmMat); loads,
 /// stores and math are the native twin's functions (gemm_simt_load,
-/// gemm_simt_store, gemm_simt_compute).
-template <class Blk, class ExecSpace, class AV, class BV, class CV>
+/// gemm_simt_store, gemm_simt_compute). Split: sp.plan.splits blocks per tile,
+/// block z on split z's slices, the tile's last block adding the partial sums
+/// (gemm_split_finish); without it the kernel is the same as before the split.
+template <class Blk, bool Split, class ExecSpace, class AV, class BV, class CV>
 SCRATCHKIT_KERNEL_LINKAGE
 void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
-                                const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+                                const BV& B, typename CV::non_const_value_type beta, const CV& C,
+                                const GemmSplitK<typename CV::non_const_value_type>& sp) {
   using Scalar = typename CV::non_const_value_type;
   using B_t    = Block<ExecSpace>;
   using Sh     = GemmRbShape<Blk, Scalar>;
@@ -206,7 +251,7 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
   using Pack   = GemmVec16<Scalar>;
   const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
             K = static_cast<int>(A.extent(1));
-  const int nk = ceil_div(K, BK);
+  const int nk_all = ceil_div(K, BK);
   // 16-byte loads need every vector of a row inside or outside the matrix: K (N) a multiple of VW.
   const bool a_vec = K % VW == 0 && gemm_rows_vectorizable(A);
   const bool b_vec = N % VW == 0 && gemm_rows_vectorizable(B);
@@ -215,8 +260,9 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
   const auto c  = gemm_mat<Scalar>(C, "C");
   // Level 0 on a GPU; host backends (Kokkos 3.4 Serial: 32 KB of level 0) may use level 1 for large blockings.
   const GemmGrid grid(ceil_div(N, Blk::BN), ceil_div(M, Blk::BM));
-  const int lg = grid.lg;
-  const auto p = LaunchParams(Dim3(grid.gx, grid.gy), Dim3(NT))
+  const int lg = grid.lg, nbx = ceil_div(N, Blk::BN);
+  const GemmSplitK<Scalar> spk = sp;
+  const auto p = LaunchParams(Dim3(grid.gx, grid.gy, Split ? sp.plan.splits : 1), Dim3(NT))
                      .uses<ATiles, BTiles>()
                      .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
   launch<LaunchBounds<NT, Blk::min_blocks, gemm_simt_kokkos_driver>>(exec, "scratchkit::gemm_register_blocked", p,
@@ -228,6 +274,8 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
     gemm_tile_of(blk.block_idx().x, blk.block_idx().y, lg, bx, by);
     const int row0 = by * Blk::BM, col0 = bx * Blk::BN;
     if (row0 >= M) return;  // past the last tile row, in the last group (the whole block)
+    const int k0 = Split ? blk.block_idx().z * spk.plan.per : 0;   // first slice of this block
+    const int nk = Split ? (nk_all - k0 < spk.plan.per ? nk_all - k0 : spk.plan.per) : nk_all;  // its slices
     Scalar* const as = As.data();
     Scalar* const bs = Bs.data();
     blk.threads([&](const Thread& t) {
@@ -240,8 +288,8 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
       }
       Pack ra[Sh::LA], rb[Sh::LB];
       // (plain ifs on the constant Blk::b_async: nvcc's extended lambdas cannot first-capture in if constexpr)
-      if (Blk::b_async) gemm_simt_issue_b<Blk>(b_, N, K, col0, 0, rank, b_vec, bs);
-      gemm_simt_load<Blk>(a, b_, M, N, K, row0, col0, 0, rank, a_vec, b_vec, ra, rb);
+      if (Blk::b_async) gemm_simt_issue_b<Blk>(b_, N, K, col0, k0 * BK, rank, b_vec, bs);
+      gemm_simt_load<Blk>(a, b_, M, N, K, row0, col0, k0 * BK, rank, a_vec, b_vec, ra, rb);
       gemm_simt_store<Blk>(as, bs, rank, ra, rb);
       if (Blk::b_async) gemm_cp_async_wait<0>();
     });
@@ -256,8 +304,8 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
         // barrier: safe to overwrite.
         Pack ra[Sh::LA], rb[Sh::LB];
         if (Blk::b_async && more)
-          gemm_simt_issue_b<Blk>(b_, N, K, col0, (kt + 1) * BK, rank, b_vec, bs + (1 - cur) * HB);
-        if (more) gemm_simt_load<Blk>(a, b_, M, N, K, row0, col0, (kt + 1) * BK, rank, a_vec, b_vec, ra, rb);
+          gemm_simt_issue_b<Blk>(b_, N, K, col0, (k0 + kt + 1) * BK, rank, b_vec, bs + (1 - cur) * HB);
+        if (more) gemm_simt_load<Blk>(a, b_, M, N, K, row0, col0, (k0 + kt + 1) * BK, rank, a_vec, b_vec, ra, rb);
         int m0, n0;
         gemm_simt_place<Blk, Scalar>(rank, m0, n0);
         gemm_simt_compute<Blk>(acc(t).c, as + cur * HA, bs + cur * HB, m0, n0);
@@ -266,6 +314,8 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
       });
       sync_threads(blk);  // the only barrier of a slice
     }
+    if (Split && !gemm_split_finish<TM * TN, NT>(blk, spk, bx, by, nbx, [&](const Thread& t) { return &acc(t).c[0][0]; }, as))
+      return;
     blk.threads([&](const Thread& t) {
       const Frag& f = acc(t);
       int m0, n0;
@@ -301,10 +351,10 @@ struct GemmMmaFragment {
 /// matrices reach the kernel as raw pointers and strides (GemmMat), not Views,
 /// so that it keeps what the native twin keeps in registers; copies and math
 /// are the native twin's functions (gemm_mma_issue, gemm_mma_compute).
-template <class Blk, class ExecSpace, class AV, class BV, class CV>
+template <class Blk, bool Split, class ExecSpace, class AV, class BV, class CV>
 SCRATCHKIT_KERNEL_LINKAGE
 void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A, const BV& B, double beta,
-                               const CV& C) {
+                               const CV& C, const GemmSplitK<double>& sp) {
   using B_t    = Block<ExecSpace>;
   constexpr int S = Blk::stages, SA = Blk::a_stage, SB = Blk::b_stage, BK = Blk::BK, NT = Blk::threads;
   constexpr int VW = gemm_vector_width<double>;
@@ -313,7 +363,7 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
   using Frag   = GemmMmaFragment<Blk::MT, Blk::NT>;
   const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
             K = static_cast<int>(A.extent(1));
-  const int nk     = ceil_div(K, BK);
+  const int nk_all = ceil_div(K, BK);
   const bool a_vec = K % VW == 0 && gemm_rows_vectorizable(A);
   const bool b_vec = N % VW == 0 && gemm_rows_vectorizable(B);
   const auto a = gemm_mat<const double>(A, "A");
@@ -323,8 +373,9 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
   // own driver; gemm_register_blocked_default checks before choosing); host backends (Kokkos 3.4 Serial:
   // 32 KB of level 0) may use level 1.
   const GemmGrid grid(ceil_div(N, Blk::BN), ceil_div(M, Blk::BM));
-  const int lg = grid.lg;
-  const auto p = LaunchParams(Dim3(grid.gx, grid.gy), Dim3(NT))
+  const int lg = grid.lg, nbx = ceil_div(N, Blk::BN);
+  const GemmSplitK<double> spk = sp;
+  const auto p = LaunchParams(Dim3(grid.gx, grid.gy, Split ? sp.plan.splits : 1), Dim3(NT))
                      .uses<ATiles, BTiles>()
                      .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
   launch<LaunchBounds<NT, Blk::min_blocks>>(exec, "scratchkit::gemm_register_blocked", p,
@@ -337,6 +388,8 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
     gemm_tile_of(blk.block_idx().x, blk.block_idx().y, lg, bx, by);
     const int row0 = by * Blk::BM, col0 = bx * Blk::BN;
     if (row0 >= M) return;  // past the last tile row, in the last group (the whole block)
+    const int k0 = Split ? blk.block_idx().z * spk.plan.per : 0;   // first slice of this block
+    const int nk = Split ? (nk_all - k0 < spk.plan.per ? nk_all - k0 : spk.plan.per) : nk_all;  // its slices
     double* const as = As.data();
     double* const bs = Bs.data();
     blk.threads([&](const Thread& t) {
@@ -352,7 +405,8 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
       }
       SCRATCHKIT_GEMM_UNROLL
       for (int s = 0; s < S - 1; ++s) {
-        if (s < nk) gemm_mma_issue<Blk>(a, b_, M, N, K, row0, col0, s * BK, t.rank, a_vec, b_vec, as + s * SA, bs + s * SB);
+        if (s < nk)
+          gemm_mma_issue<Blk>(a, b_, M, N, K, row0, col0, (k0 + s) * BK, t.rank, a_vec, b_vec, as + s * SA, bs + s * SB);
         gemm_cp_async_commit();
       }
       gemm_cp_async_wait<S - 2>();
@@ -365,8 +419,8 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
         // The copies of slice kt+S-1 go between the first fragment reads of slice kt and its mma (native too).
         gemm_mma_compute<Blk>(acc(t).c, as + rd * SA, bs + rd * SB, lane(t), t.rank, [&] {
           if (kt + S - 1 < nk)
-            gemm_mma_issue<Blk>(a, b_, M, N, K, row0, col0, (kt + S - 1) * BK, t.rank, a_vec, b_vec, as + wr * SA,
-                                bs + wr * SB);
+            gemm_mma_issue<Blk>(a, b_, M, N, K, row0, col0, (k0 + kt + S - 1) * BK, t.rank, a_vec, b_vec,
+                                as + wr * SA, bs + wr * SB);
           gemm_cp_async_commit();
         });
         gemm_cp_async_wait<S - 2>();
@@ -374,6 +428,9 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
       sync_threads(blk);  // the only barrier of a slice
       ring.next();
     }
+    if (Split && !gemm_split_finish<Blk::MT * Blk::NT * 4, NT>(blk, spk, bx, by, nbx,
+                                                               [&](const Thread& t) { return &acc(t).c[0][0][0]; }, as))
+      return;
     blk.threads([&](const Thread& t) {
       const Frag& f = acc(t);
       const int warp = t.rank / 32, ln = t.rank % 32;
@@ -399,15 +456,26 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
 
 /// GemmVariant::register_blocked with blocking Blk: a GemmBlocking runs on the
 /// CUDA cores (any type), a GemmMmaBlocking on the FP64 tensor cores (double).
+/// Split along K where sp.plan.splits > 1 (sp.count and sp.work: the
+/// workspace; gemm_split_workspace on CUDA, any zeroed device buffers of the
+/// sizes GemmSplitK states elsewhere).
 template <class Blk, class ExecSpace, class AV, class BV, class CV>
 void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
-                           const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+                           const BV& B, typename CV::non_const_value_type beta, const CV& C,
+                           const GemmSplitK<typename CV::non_const_value_type>& sp = {}) {
   using Scalar = typename CV::non_const_value_type;
+  if (sp.plan.splits > 1) gemm_split_require<Blk>(sp.plan, static_cast<int>(A.extent(1)));
   if constexpr (Blk::tensor_core) {
     static_assert(std::is_same<Scalar, double>::value, "register_blocked: the tensor-core blocking is for double");
-    gemm_register_blocked_mma<Blk>(exec, alpha, A, B, beta, C);
+    if (sp.plan.splits > 1)
+      gemm_register_blocked_mma<Blk, true>(exec, alpha, A, B, beta, C, sp);
+    else
+      gemm_register_blocked_mma<Blk, false>(exec, alpha, A, B, beta, C, sp);
   } else {
-    gemm_register_blocked_simt<Blk>(exec, alpha, A, B, beta, C);
+    if (sp.plan.splits > 1)
+      gemm_register_blocked_simt<Blk, true>(exec, alpha, A, B, beta, C, sp);
+    else
+      gemm_register_blocked_simt<Blk, false>(exec, alpha, A, B, beta, C, sp);
   }
 }
 
@@ -467,6 +535,89 @@ std::size_t gemm_native_shared_limit(const ExecSpace& exec, int M, int N) {
   return ~std::size_t(0);
 }
 
+#if defined(KOKKOS_ENABLE_CUDA)
+/// The layer's split-K workspaces, one per (device, stream), freed at Kokkos::finalize.
+struct GemmSplitBuffers {
+  struct Buffer {
+    Kokkos::View<unsigned char*, Kokkos::CudaSpace> v;
+    std::size_t count_size = 0, work_size = 0;  ///< bytes: counters (a multiple of 256), partial sums
+  };
+  std::mutex m;
+  std::map<std::pair<int, cudaStream_t>, Buffer> buffers;
+};
+inline GemmSplitBuffers& gemm_split_buffers() {
+  static GemmSplitBuffers* const b = [] {
+    auto* p = new GemmSplitBuffers;
+    Kokkos::push_finalize_hook([p] {
+      std::lock_guard<std::mutex> lock(p->m);
+      Kokkos::fence();  // launches still using them
+      p->buffers.clear();
+    });
+    return p;
+  }();
+  return *b;
+}
+
+/// The split-K workspace of exec's stream, for `tiles` counters and `work_elems`
+/// partial sums, handed to launch(sp) under the workspaces' lock (the native
+/// twin's is gemm_split_workspace in src/cuda/gemm_register_blocked.cuh; the
+/// same reasons): grown when a launch needs more and kept, its counters zeroed
+/// on exec when allocated. One per stream because a launch's last blocks put
+/// its counters back to zero only by the launch's end: the next launch on the
+/// same stream may reuse them, a concurrent one on another stream may not. The
+/// lock is held until the kernel is queued, so that no other host thread can
+/// grow (free) the buffer between this launch's pointers and its launch.
+template <class S, class Launch>
+void gemm_split_workspace(const Kokkos::Cuda& exec, const GemmSplit& plan, long long tiles, std::size_t work_elems,
+                          const Launch& launch) {
+  GemmSplitBuffers& all        = gemm_split_buffers();
+  const std::size_t count_size = (static_cast<std::size_t>(tiles) * sizeof(unsigned) + 255) / 256 * 256;
+  const std::size_t work_size  = work_elems * sizeof(S);
+  std::lock_guard<std::mutex> lock(all.m);
+  auto& b = all.buffers[{exec.cuda_device(), exec.cuda_stream()}];
+  if (b.v.data() == nullptr || b.count_size < count_size || b.work_size < work_size) {
+    if (b.v.data() != nullptr) {
+      exec.fence();  // launches still using the old buffer
+      b.v = {};
+    }
+    b.count_size = count_size > b.count_size ? count_size : b.count_size;
+    b.work_size  = work_size > b.work_size ? work_size : b.work_size;
+    b.v = Kokkos::View<unsigned char*, Kokkos::CudaSpace>(Kokkos::view_alloc(exec, "scratchkit::gemm_split_k"),
+                                                          b.count_size + b.work_size);  // zeroed on exec
+  }
+  GemmSplitK<S> sp;
+  sp.plan  = plan;
+  sp.count = reinterpret_cast<unsigned*>(b.v.data());
+  sp.work  = reinterpret_cast<S*>(b.v.data() + b.count_size);
+  launch(sp);
+}
+#endif
+
+/// register_blocked with a few-tile blocking Blk: on Kokkos::Cuda split along K
+/// where its tiles leave SMs idle (gemm_split_plan; the native twin splits the
+/// same way, so the twins still give the same bits); elsewhere not split.
+template <class Blk, class ExecSpace, class AV, class BV, class CV>
+void gemm_register_blocked_few(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
+                               const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    using Scalar = typename CV::non_const_value_type;
+    const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
+              K = static_cast<int>(A.extent(1));
+    const GemmSplit plan = gemm_split_plan<Blk>(M, N, K, device_fill(exec).sms);
+    if (plan.splits > 1) {
+      const long long tiles = static_cast<long long>(ceil_div(M, Blk::BM)) * ceil_div(N, Blk::BN);
+      const std::size_t work = static_cast<std::size_t>(tiles) * plan.splits * (Blk::BM * Blk::BN);
+      gemm_split_workspace<Scalar>(exec, plan, tiles, work, [&](const GemmSplitK<Scalar>& sp) {
+        gemm_register_blocked<Blk>(exec, alpha, A, B, beta, C, sp);
+      });
+      return;
+    }
+  }
+#endif
+  gemm_register_blocked<Blk>(exec, alpha, A, B, beta, C);
+}
+
 /// GemmVariant::register_blocked with the default blocking of the type. On a
 /// GPU, a product of fewer than 200 tiles of 128 x 128
 /// (gemm_pick_few) runs the type's few_type (smaller tiles, more blocks; for
@@ -486,14 +637,14 @@ void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const
   using D      = GemmDefaultBlocking<Scalar>;
   if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
     switch (gemm_mma_layer_pick(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)))) {
-      case GemmMmaPick::few: gemm_register_blocked<typename D::few_type>(exec, alpha, A, B, beta, C); return;
+      case GemmMmaPick::few: gemm_register_blocked_few<typename D::few_type>(exec, alpha, A, B, beta, C); return;
       case GemmMmaPick::small: gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C); return;
       case GemmMmaPick::large: gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C); return;
       case GemmMmaPick::fallback: break;
     }
   } else if constexpr (is_gpu_space<ExecSpace>::value) {
     if (gemm_pick_few<Scalar>(static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)))) {
-      gemm_register_blocked<typename D::few_type>(exec, alpha, A, B, beta, C);
+      gemm_register_blocked_few<typename D::few_type>(exec, alpha, A, B, beta, C);
       return;
     }
   }
@@ -568,7 +719,11 @@ void gemm_run(const ExecSpace& exec, GemmVariant variant, typename CV::non_const
 /// for double on CUDA (compute capability 8.0+) it runs on the FP64 tensor
 /// cores, whose order of the additions inside one 8-deep mma is the
 /// hardware's: there it agrees with the other variants to rounding (and with
-/// its native twin bit for bit).
+/// its native twin bit for bit). On CUDA, a register_blocked product too small
+/// to fill the GPU is split along K (detail::gemm_split_plan: float up to about
+/// 1024^3, double up to about 730^3 on an H100): each split's partial sums are
+/// added in split order, so it agrees with its native twin bit for bit and with
+/// the other variants to rounding, and its bits depend on the device's SM count.
 /// \code
 /// scratchkit::gemm(exec, scratchkit::GemmVariant::register_blocked, 1.0f, A, B, 0.0f, C);
 /// \endcode

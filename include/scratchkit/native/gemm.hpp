@@ -8,11 +8,13 @@
 
 #include <scratchkit/config.hpp>
 #include <scratchkit/detail/load16.hpp>
+#include <scratchkit/errors.hpp>
 #include <scratchkit/kernels/variants.hpp>
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace scratchkit {
 namespace detail {
@@ -899,6 +901,98 @@ template <class Scalar>
 SCRATCHKIT_HOST_DEVICE constexpr bool gemm_pick_few(int M, int N) {
   return gemm_tiles_128(M, N) < GemmDefaultBlocking<Scalar>::few_below_tiles;
 }
+
+/// Split-K of register_blocked (both twins): `splits` blocks per tile of C,
+/// block z of a tile walks slices [z * per, min((z + 1) * per, nk)) of K:
+/// (splits - 1) * per < nk <= splits * per, so every slice is walked once and
+/// every block has at least one. splits == 1: no split.
+struct GemmSplit {
+  int splits = 1;  ///< blocks per tile of C
+  int per    = 0;  ///< slices of BK per block (nk when splits == 1)
+};
+
+/// A product is split only where each split gets at least this many slices
+/// (per >= 4; the last split may have fewer): the exchange of partial sums
+/// (store, fence, counter, the last block's loads) costs about two
+/// global-memory round trips, the price of a few slices.
+constexpr int gemm_split_min_slices = 4;
+/// At most this many blocks per tile of C (the last block reads them all).
+constexpr int gemm_split_max = 16;
+
+/// The split-K of an M x N x K product with blocking Blk on a GPU of `sms`
+/// SMs (both twins take it, so they run the same blocks and give the same bits):
+/// as many splits as the resident blocks (sms * Blk::min_blocks) leave room for
+/// beside the tiles of C, at most gemm_split_max and at most nk /
+/// gemm_split_min_slices; none where the tiles fill the GPU. So tiles x splits
+/// <= sms * Blk::min_blocks, which bounds the workspace. The result's bits
+/// depend on the plan, hence on the SM count and on these two constants.
+/// Why: below a wave the tiles' serial walk over K is all the time there is
+/// (512^3 float: 64 tiles of 64 x 64 on 132 SMs, 32 slices each;
+/// perf/results/h100/sweep-few-tiles/, cbcb352).
+template <class Blk>
+SCRATCHKIT_HOST_DEVICE constexpr GemmSplit gemm_split_plan(int M, int N, int K, int sms) {
+  GemmSplit p;
+  const long long nk    = (static_cast<long long>(K) + Blk::BK - 1) / Blk::BK;
+  const long long tiles = ((static_cast<long long>(M) + Blk::BM - 1) / Blk::BM) *
+                          ((static_cast<long long>(N) + Blk::BN - 1) / Blk::BN);
+  p.per = static_cast<int>(nk);
+  if (tiles <= 0 || sms <= 0) return p;
+  long long s = static_cast<long long>(sms) * Blk::min_blocks / tiles;
+  if (s > nk / gemm_split_min_slices) s = nk / gemm_split_min_slices;
+  if (s > gemm_split_max) s = gemm_split_max;
+  if (s < 2) return p;
+  p.per    = static_cast<int>((nk + s - 1) / s);
+  p.splits = static_cast<int>((nk + p.per - 1) / p.per);
+  return p;
+}
+
+/// What a split launch needs besides the plan: `count`, one counter per tile
+/// of C, zero before the launch (the last block of a tile puts it back to
+/// zero); `work`, splits x BM x BN partial sums per tile, tile-major.
+template <class S>
+struct GemmSplitK {
+  GemmSplit plan;
+  unsigned* count = nullptr;
+  S* work         = nullptr;
+};
+
+/// Thread `rank` of an NTH-thread block stores its E partial sums at
+/// w[e * NTH + rank] (consecutive threads, consecutive addresses).
+template <int E, int NTH, class S>
+SCRATCHKIT_HOST_DEVICE inline void gemm_split_put(S* w, int rank, const S* acc) {
+  SCRATCHKIT_GEMM_UNROLL
+  for (int e = 0; e < E; ++e) w[e * NTH + rank] = acc[e];
+}
+
+/// acc[e] = the partial sums of every split of the tile added in split order
+/// (split s at w + s * E * NTH), read through volatile loads: they were written
+/// by other blocks of this launch, which no cache of this SM has seen. The
+/// order is fixed, so the bits do not depend on which block finishes last.
+template <int E, int NTH, class S>
+SCRATCHKIT_HOST_DEVICE inline void gemm_split_sum(const S* w, int splits, int rank, S* acc) {
+  const volatile S* v = w;
+  SCRATCHKIT_GEMM_UNROLL
+  for (int e = 0; e < E; ++e) acc[e] = v[e * NTH + rank];
+  for (int s = 1; s < splits; ++s) {
+    SCRATCHKIT_GEMM_UNROLL
+    for (int e = 0; e < E; ++e) acc[e] = acc[e] + v[static_cast<std::size_t>(s) * (E * NTH) + e * NTH + rank];
+  }
+}
+
+/// Throws Error unless `plan` walks each of the ceil(K / Blk::BK) slices once
+/// with no empty block (the launches check a caller's plan before use).
+template <class Blk>
+inline void gemm_split_require(const GemmSplit& plan, int K) {
+  const long long nk = (static_cast<long long>(K) + Blk::BK - 1) / Blk::BK;
+  if (plan.splits < 1 || plan.per < 1 || static_cast<long long>(plan.splits - 1) * plan.per >= nk ||
+      static_cast<long long>(plan.splits) * plan.per < nk)
+    throw Error("scratchkit::gemm: split-K plan of " + std::to_string(plan.splits) + " splits of " +
+                std::to_string(plan.per) + " slices does not cover the " + std::to_string(nk) +
+                " slices of K once");
+}
+
+/// Index of the tile of block (bx, by) among the tiles of C, row by row.
+SCRATCHKIT_HOST_DEVICE inline int gemm_split_tile(int bx, int by, int nbx) { return by * nbx + bx; }
 
 }  // namespace detail
 

@@ -278,7 +278,14 @@ int main(int argc, char** argv) {
          GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_serpentine, true>,   // 198 (122)
          GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_rows, true>,         // 243 (294)
          GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_prefetch, true>,     // 294 (223)
-         GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>>(sizes, h);                   // 512 threads, 1 block/SM
+         GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>,                              // 512 threads, 1 block/SM
+         // 2026-11-25 (gemm-ncu/): cuBLAS's kernel at 4096^3 is 256 x 128 x 8, warps 4 x 2 (64 x 64), 8 x 16 per
+         // thread, 1 block of 256 threads per SM, 254 registers; as many instructions as ours, more issue slots used.
+         GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_serpentine>,         // cuBLAS's shape
+         GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_rows>,               //
+         GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_columns>,            //
+         GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_serpentine, true>,   // B by cp.async
+         GemmBlocking<128, 256, 8, 64, 64, 8, 16, 1, 2, gemm_serpentine>>(sizes, h);  // warps 2 x 4
   }
   if (want_double) {
     // <BM, BN, WM, WN, MinBlocksPerSM, Stages, KSteps, MmaK>: FP64 tensor cores, slices of BK = MmaK * KSteps

@@ -170,13 +170,16 @@ void time_split(const Problem<T>& p, int splits, int sms) {
   print_line(p, name, ms, nullptr, 0, err);
 }
 
-template <class T>
+template <class T, class... Tiny>
 void tune_split(const std::vector<int>& sizes, cublasHandle_t h, int sms) {
   using Few = typename scratchkit::detail::GemmDefaultBlocking<T>::few_type;
   for (int n : sizes) {
     Problem<T> p(n, h);
     print_line(p, " cuBLAS", p.cublas_ms, nullptr, 0, 0.0);
     for (int splits : {1, 2, 4, 8, 16, 0}) time_split<T, Few>(p, splits, sms);
+    // Smaller tiles than few_type for the smallest products (cuBLAS runs 32 x 32 x 32 tiles of 128 threads
+    // for double at 128^3-256^3: perf/results/h100/split-k/HOW.md): unsplit, 2 and 4 splits, and the plan.
+    for (int splits : {1, 2, 4, 0}) (time_split<T, Tiny>(p, splits, sms), ...);
   }
 }
 
@@ -221,7 +224,15 @@ int main(int argc, char** argv) {
 
   if (split) {
     if (want_float) tune_split<float>(sizes, h, prop.multiProcessorCount);
-    if (want_double) tune_split<double>(sizes, h, prop.multiProcessorCount);
+    if (want_double) {
+      using scratchkit::detail::GemmMmaBlocking;
+      tune_split<double,                                  //
+                 GemmMmaBlocking<32, 32, 16, 16, 4, 2, 2, 16>,   // 128 threads, k = 32 per slice, 2 stages (33 KB)
+                 GemmMmaBlocking<32, 32, 16, 16, 4, 4, 1, 16>,   // 128 threads, k = 16, 4 stages (33 KB)
+                 GemmMmaBlocking<32, 32, 16, 16, 4, 3, 2, 16>,   // k = 32, 3 stages (50 KB: native and driver only)
+                 GemmMmaBlocking<32, 32, 16, 32, 4, 3, 1, 16>,   // 64 threads, k = 16, 3 stages (25 KB)
+                 GemmMmaBlocking<32, 64, 16, 32, 4, 3, 1, 16>>(sizes, h, prop.multiProcessorCount);  // 128 threads
+    }
     cublasDestroy(h);
     return 0;
   }

@@ -94,6 +94,7 @@ bool split_along_k(int M, int N, int K) {
 #ifdef KOKKOS_ENABLE_CUDA
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
     if (!detail::gemm_pick_few<Scalar>(M, N)) return false;
+    if (std::is_same<Scalar, double>::value && detail::gemm_pick_tiny(M, N)) return false;  // tiny_type: unsplit
     using Few = typename detail::GemmDefaultBlocking<Scalar>::few_type;
     return detail::gemm_split_plan<Few>(M, N, K, detail::device_fill(Exec()).sms).splits > 1;
   }
@@ -363,10 +364,11 @@ TEST_CASE("Native register_blocked GEMM agrees with the layer bit for bit on eve
 #if SCRATCHKIT_TEST_TWINS
   // Interior tiles with 16-byte loads, partial tiles and slices on both paths, K or N not a multiple of 16 bytes.
   // Below 200 tiles of 128 x 128 both twins run the few-tile blockings (detail::gemm_pick_few); the last
-  // three sizes have 15 x 14 = 210, 16 x 16 = 256 and 1 x 200 tiles and run the default ones. On an H100
-  // (132 SMs) these split along K (detail::gemm_split_plan): 128^3 (2 splits), 129 x 255 x 260 (float 5, 5,
-  // 5 and 2 slices: a short last split), 255 x 256 x 131, 512^3, 1024^3 and 1000 x 1001 x 1003 (float 2
-  // splits, 32 and 31 slices), 300 x 200 x 1000, 4 x 4 x 4096 (16 splits).
+  // three sizes have 15 x 14 = 210, 16 x 16 = 256 and 1 x 200 tiles and run the default ones. Double below
+  // 64 tiles (up to 512^3 here) runs tiny_type (detail::gemm_pick_tiny). On an H100 (132 SMs) float splits
+  // along K (detail::gemm_split_plan): 128^3 (2 splits), 129 x 255 x 260 (5, 5, 5 and 2 slices: a short
+  // last split), 255 x 256 x 131, 512^3, 1024^3 and 1000 x 1001 x 1003 (2 splits, 32 and 31 slices),
+  // 300 x 200 x 1000, 4 x 4 x 4096 (16 splits).
   for (const auto& s : {std::array<int, 3>{128, 128, 128}, {129, 255, 260}, {256, 260, 36}, {255, 256, 131},
                         {260, 132, 8}, {384, 256, 64}, {512, 512, 512}, {1024, 1024, 1024}, {1000, 1001, 1003},
                         {300, 200, 1000}, {4, 4, 4096}, {1920, 1700, 40}, {2048, 2048, 72}, {100, 25600, 24}}) {
@@ -394,7 +396,8 @@ TEMPLATE_LIST_TEST_CASE("GEMM tensor-core path: every stage count of the cp.asyn
     check_mma_blockings<Exec, detail::GemmMmaBlocking<64, 64, 32, 32, 2, 2, 1, 16>,
                         detail::GemmMmaBlocking<32, 32, 16, 16, 1, 2, 2, 16>,
                         detail::GemmMmaBlocking<64, 32, 32, 16, 1, 3, 1, 16>,
-                        detail::GemmDefaultBlocking<double>::few_type>(s[0], s[1], s[2]);
+                        detail::GemmDefaultBlocking<double>::few_type,
+                        detail::GemmDefaultBlocking<double>::tiny_type>(s[0], s[1], s[2]);
   }
 }
 
@@ -483,6 +486,14 @@ TEST_CASE("GEMM default blockings: the few-tile pick counts 128 x 128 tiles of C
   STATIC_REQUIRE_FALSE(detail::gemm_pick_few<float>(25600, 1));
   // Extents near INT_MAX count without overflow (2^24 tiles along M, one along N).
   STATIC_REQUIRE(detail::gemm_tiles_128(2147483647, 1) == 16777216);
+  // Double below 64 tiles (under 1024^3) runs tiny_type, 32 x 32 tiles, unsplit.
+  STATIC_REQUIRE(detail::gemm_pick_tiny(1, 1));
+  STATIC_REQUIRE(detail::gemm_pick_tiny(896, 896));  // 49 tiles; 1024^3 has 64
+  STATIC_REQUIRE_FALSE(detail::gemm_pick_tiny(1024, 1024));
+  STATIC_REQUIRE(detail::gemm_pick_tiny(128, 63 * 128));
+  STATIC_REQUIRE_FALSE(detail::gemm_pick_tiny(128, 63 * 128 + 1));
+  STATIC_REQUIRE_FALSE(detail::gemm_pick_tiny(INT_MAX, INT_MAX));
+  STATIC_REQUIRE(detail::GemmDefaultBlocking<double>::tiny_type::smem_bytes <= 40 * 1024);
   // The few-tile blockings fit every launch path: within Kokkos' own ~40 KB of level 0.
   STATIC_REQUIRE(detail::GemmDefaultBlocking<double>::few_type::smem_bytes <= 40 * 1024);
 }

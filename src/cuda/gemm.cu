@@ -129,6 +129,10 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
         // fallback blocking on a device, or under a caller's shared_limit, where the chosen one's
         // stages do not fit; the few-tile blocking split along K as on the layer.
         using D = scratchkit::detail::GemmDefaultBlocking<double>;
+        if (scratchkit::detail::gemm_pick_tiny(M, N) && detail::gemm_mma_fits<typename D::tiny_type>(shared_limit)) {
+          detail::gemm_register_blocked<S, typename D::tiny_type>(M, N, K, alpha, A, B, beta, C, s);  // never split
+          return;
+        }
         if (scratchkit::detail::gemm_pick_few<double>(M, N) &&
             detail::gemm_mma_fits<typename D::few_type>(shared_limit)) {
           detail::gemm_register_blocked_split<S, typename D::few_type>(M, N, K, alpha, A, B, beta, C, s,

@@ -495,18 +495,20 @@ bool gemm_mma_fits_layer(const ExecSpace& exec) {
 }
 
 /// The FP64 tensor-core blockings of register_blocked (GemmDefaultBlocking<double>).
-enum class GemmMmaPick { few, small, large, fallback };
+enum class GemmMmaPick { tiny, few, small, large, fallback };
 
 /// The blocking register_blocked runs on the layer for an M x N product
 /// (double, GPU), the first whose stages the launch the layer can get has room
 /// for (gemm_mma_fits_layer: on Kokkos' public path
 /// TeamPolicy::scratch_size_max(0), ~40 KB on Kokkos 4.6, more where a Kokkos
-/// opts in above 48 KB): few_type under 200 tiles of 128 x 128
+/// opts in above 48 KB): tiny_type under 64 tiles of 128 x 128
+/// (gemm_pick_tiny), few_type under 200
 /// (gemm_pick_few); small_type or large_type by the product's size
 /// (gemm_mma_pick_small); the fallback type (36 KB).
 template <class ExecSpace>
 GemmMmaPick gemm_mma_layer_pick(const ExecSpace& exec, int M, int N) {
   using D = GemmDefaultBlocking<double>;
+  if (gemm_pick_tiny(M, N) && gemm_mma_fits_layer<typename D::tiny_type>(exec)) return GemmMmaPick::tiny;
   if (gemm_pick_few<double>(M, N) && gemm_mma_fits_layer<typename D::few_type>(exec)) return GemmMmaPick::few;
   if (gemm_mma_pick_small(M, N)) {
     if (gemm_mma_fits_layer<typename D::small_type>(exec)) return GemmMmaPick::small;
@@ -525,6 +527,7 @@ std::size_t gemm_native_shared_limit(const ExecSpace& exec, int M, int N) {
   if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
     using D = GemmDefaultBlocking<double>;
     switch (gemm_mma_layer_pick(exec, M, N)) {
+      case GemmMmaPick::tiny: return D::tiny_type::smem_bytes;
       case GemmMmaPick::few: return D::few_type::smem_bytes;
       case GemmMmaPick::small: return D::small_type::smem_bytes;
       case GemmMmaPick::large: return D::large_type::smem_bytes;
@@ -637,6 +640,7 @@ void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const
   using D      = GemmDefaultBlocking<Scalar>;
   if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
     switch (gemm_mma_layer_pick(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)))) {
+      case GemmMmaPick::tiny: gemm_register_blocked<typename D::tiny_type>(exec, alpha, A, B, beta, C); return;  // never split
       case GemmMmaPick::few: gemm_register_blocked_few<typename D::few_type>(exec, alpha, A, B, beta, C); return;
       case GemmMmaPick::small: gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C); return;
       case GemmMmaPick::large: gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C); return;
@@ -719,9 +723,9 @@ void gemm_run(const ExecSpace& exec, GemmVariant variant, typename CV::non_const
 /// for double on CUDA (compute capability 8.0+) it runs on the FP64 tensor
 /// cores, whose order of the additions inside one 8-deep mma is the
 /// hardware's: there it agrees with the other variants to rounding (and with
-/// its native twin bit for bit). On CUDA, a register_blocked product too small
-/// to fill the GPU is split along K (detail::gemm_split_plan: float up to about
-/// 1024^3, double up to about 730^3 on an H100): each split's partial sums are
+/// its native twin bit for bit). On CUDA, a float register_blocked product too
+/// small to fill the GPU is split along K (detail::gemm_split_plan: up to about
+/// 1024^3 on an H100; double runs 32 x 32 tiles there, unsplit): each split's partial sums are
 /// added in split order, so it agrees with its native twin bit for bit and with
 /// the other variants to rounding, and its bits depend on the device's SM count.
 /// \code

@@ -881,6 +881,17 @@ struct GemmDefaultBlocking<double> {
   using few_type = GemmMmaBlocking<64, 32, 32, 32, 4, 3, 1, 16>;
   static constexpr long long few_below_tiles = 200;
   static_assert(few_type::smem_bytes <= 40 * 1024, "the few-tile blocking must fit Kokkos 4.6's ~40 KB of level 0");
+  // Below tiny_below_tiles 128 x 128 tiles of C (gemm_pick_tiny, under 1024^3) both twins run tiny_type,
+  // 32 x 32 tiles of 128 threads (warps of 16 x 16), m16n8k16, 4 stages of k = 16: 33 KB, on every launch
+  // path, never split. cuBLAS runs 32 x 32 x 32 tiles of 128 threads there. The tuner, native, each launch
+  // timed with it, one run (perf/results/h100/split-k/gemm-tune-split-double.txt, 88d8bf3 + eeb4038), in µs:
+  //   size:                       128^3  256^3  384^3  512^3  768^3  1024^3
+  //   few_type with its splits:      12     14     19     19     46      57
+  //   tiny_type, unsplit:            10     10     15     17     36      66
+  // Splitting tiny_type gained nothing at any of these sizes.
+  using tiny_type = GemmMmaBlocking<32, 32, 16, 16, 4, 4, 1, 16>;
+  static constexpr long long tiny_below_tiles = 64;
+  static_assert(tiny_type::smem_bytes <= 40 * 1024, "the tiny blocking must fit Kokkos 4.6's ~40 KB of level 0");
 };
 
 /// 128 x 128 tiles of an M x N product C: what the default blockings' picks count.
@@ -895,8 +906,14 @@ SCRATCHKIT_HOST_DEVICE constexpr bool gemm_mma_pick_small(int M, int N) {
   return gemm_tiles_128(M, N) < GemmDefaultBlocking<double>::small_below_tiles;
 }
 
+/// True where an M x N product of double runs GemmDefaultBlocking<double>::tiny_type on a GPU (both
+/// twins): fewer 128 x 128 tiles than tiny_below_tiles.
+SCRATCHKIT_HOST_DEVICE constexpr bool gemm_pick_tiny(int M, int N) {
+  return gemm_tiles_128(M, N) < GemmDefaultBlocking<double>::tiny_below_tiles;
+}
+
 /// True where an M x N product of Scalar runs GemmDefaultBlocking<Scalar>::few_type on a GPU (both twins):
-/// fewer 128 x 128 tiles than few_below_tiles.
+/// fewer 128 x 128 tiles than few_below_tiles (double: and not gemm_pick_tiny, where tiny_type fits).
 template <class Scalar>
 SCRATCHKIT_HOST_DEVICE constexpr bool gemm_pick_few(int M, int N) {
   return gemm_tiles_128(M, N) < GemmDefaultBlocking<Scalar>::few_below_tiles;

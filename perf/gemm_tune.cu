@@ -163,7 +163,7 @@ void time_split(const Problem<T>& p, int splits, int sms) {
   const T one = 1, zero = 0;
   TUNE_CUDA(cudaMemset(p.C, 0xff, sizeof(T) * p.n * static_cast<size_t>(p.n)));  // NaN: must be overwritten
   const double ms = median_ms([&] {
-    sk::gemm_register_blocked_split<T, Blk>(p.n, p.n, p.n, one, p.A, p.B, zero, p.C, 0, sms, plan.splits);
+    sk::gemm_register_blocked_split<T, Blk>(p.n, p.n, p.n, one, p.A, p.B, zero, p.C, 0, plan);
   });
   TUNE_CUDA(cudaDeviceSynchronize());
   const double err = max_abs_diff<T>(p.C, p.Cref, static_cast<long long>(p.n) * p.n) / p.scale;

@@ -135,8 +135,9 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
         }
         if (scratchkit::detail::gemm_pick_few<double>(M, N) &&
             detail::gemm_mma_fits<typename D::few_type>(shared_limit)) {
-          detail::gemm_register_blocked_split<S, typename D::few_type>(M, N, K, alpha, A, B, beta, C, s,
-                                                                       detail::device_fill().sms);
+          detail::gemm_register_blocked_split<S, typename D::few_type>(
+              M, N, K, alpha, A, B, beta, C, s,
+              scratchkit::detail::gemm_split_plan<typename D::few_type>(M, N, K, detail::device_fill().sms));
           return;
         }
         if (scratchkit::detail::gemm_mma_pick_small(M, N)) {
@@ -153,11 +154,13 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
       }
       // The layer's choice for float: the few-tile blocking under 200 tiles of 128 x 128, split along K
       // where its tiles leave SMs idle (scratchkit::detail::gemm_split_plan), as on the layer.
-      if (scratchkit::detail::gemm_pick_few<S>(M, N))
-        detail::gemm_register_blocked_split<S, typename scratchkit::detail::GemmDefaultBlocking<S>::few_type>(
-            M, N, K, alpha, A, B, beta, C, s, detail::device_fill().sms);
-      else
+      if (scratchkit::detail::gemm_pick_few<S>(M, N)) {
+        using Few = typename scratchkit::detail::GemmDefaultBlocking<S>::few_type;
+        detail::gemm_register_blocked_split<S, Few>(
+            M, N, K, alpha, A, B, beta, C, s, scratchkit::detail::gemm_split_plan<Few>(M, N, K, detail::device_fill().sms));
+      } else {
         detail::gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s);
+      }
       return;
   }
   throw UnsupportedError(std::string("scratchkit::native::cuda::gemm: variant ") + name(v) + " is not implemented");

@@ -243,8 +243,8 @@ bool gemm_mma_fits(std::size_t shared_limit) {
          static_cast<long long>(Blk::min_blocks) * (Blk::smem_bytes + 3072) <= per_sm;  // the layer's margin
 }
 
-/// The split-K workspace of stream s on the current device, for `tiles` counters and `work_elems`
-/// partial sums, handed to launch(sp) under the workspaces' lock: one allocation per (device, stream; host
+/// The split-K workspace of stream s on the current device, of at least `need` bytes
+/// (scratchkit::detail::gemm_split_bytes), handed to launch(sp) under the workspaces' lock: one allocation per (device, stream; host
 /// thread too for cudaStreamPerThread), grown when a launch needs more and kept for the process (cuBLAS
 /// keeps its workspace per handle the same way; at most sms x min_blocks x BM x BN partial sums, 8.6 MB on
 /// an H100). One per stream because a launch's last blocks put its counters back to zero only by the
@@ -256,26 +256,24 @@ struct GemmSplitBuffer {
   std::size_t count_size = 0, work_size = 0;  ///< bytes: counters (a multiple of 256), partial sums
 };
 template <class S, class Launch>
-void gemm_split_workspace(const scratchkit::detail::GemmSplit& plan, long long tiles, std::size_t work_elems,
+void gemm_split_workspace(const scratchkit::detail::GemmSplit& plan, const scratchkit::detail::GemmSplitBytes& need,
                           cudaStream_t s, const Launch& launch) {
   static std::mutex m;
   // Never destroyed: freeing at exit would run after the CUDA runtime is gone (as reduce.cu's buffers).
   static auto* const buffers = new std::map<std::tuple<int, cudaStream_t, std::thread::id>, GemmSplitBuffer>;
   int dev = 0;
   SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
-  const std::size_t count_size = (static_cast<std::size_t>(tiles) * sizeof(unsigned) + 255) / 256 * 256;
-  const std::size_t work_size  = work_elems * sizeof(S);
   const std::thread::id thread = s == cudaStreamPerThread ? std::this_thread::get_id() : std::thread::id();
   std::lock_guard<std::mutex> lock(m);
   GemmSplitBuffer& b = (*buffers)[{dev, s, thread}];
-  if (b.p == nullptr || b.count_size < count_size || b.work_size < work_size) {
+  if (b.p == nullptr || b.count_size < need.count || b.work_size < need.work) {
     if (b.p != nullptr) {
       SCRATCHKIT_CUDA_CHECK(cudaStreamSynchronize(s));  // launches still using the old buffer
       SCRATCHKIT_CUDA_CHECK(cudaFree(b.p));
       b.p = nullptr;
     }
-    const std::size_t cs = count_size > b.count_size ? count_size : b.count_size;
-    const std::size_t ws = work_size > b.work_size ? work_size : b.work_size;
+    const std::size_t cs = need.count > b.count_size ? need.count : b.count_size;
+    const std::size_t ws = need.work > b.work_size ? need.work : b.work_size;
     SCRATCHKIT_CUDA_CHECK(cudaMalloc(&b.p, cs + ws));
     SCRATCHKIT_CUDA_CHECK(cudaMemsetAsync(b.p, 0, cs, s));
     b.count_size = cs, b.work_size = ws;
@@ -325,27 +323,19 @@ void gemm_register_blocked(int M, int N, int K, S alpha, const S* A, const S* B,
   }
 }
 
-/// gemm_register_blocked with the split-K both twins pick for blocking Blk on the current device
-/// (scratchkit::detail::gemm_split_plan), `splits_override` > 0: that many splits instead (the tuner).
+/// gemm_register_blocked split along K as `plan` says (the library passes
+/// scratchkit::detail::gemm_split_plan, as the layer does; the tuner any plan), with stream s's workspace.
 template <class S, class Blk>
 void gemm_register_blocked_split(int M, int N, int K, S alpha, const S* A, const S* B, S beta, S* C,
-                                 cudaStream_t s, int sms, int splits_override = 0) {
-  scratchkit::detail::GemmSplit plan = scratchkit::detail::gemm_split_plan<Blk>(M, N, K, sms);
-  if (splits_override > 0) {
-    const int nk = (K + Blk::BK - 1) / Blk::BK;
-    plan.splits  = splits_override < nk ? splits_override : (nk > 0 ? nk : 1);
-    plan.per     = (nk + plan.splits - 1) / plan.splits;
-    if (plan.per > 0) plan.splits = (nk + plan.per - 1) / plan.per;
-  }
+                                 cudaStream_t s, const scratchkit::detail::GemmSplit& plan) {
   if (plan.splits <= 1 || M == 0 || N == 0) {
     gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s);
     return;
   }
-  const long long tiles = static_cast<long long>(ceil_div(M, Blk::BM)) * ceil_div(N, Blk::BN);
-  const std::size_t work = static_cast<std::size_t>(tiles) * plan.splits * (Blk::BM * Blk::BN);
-  gemm_split_workspace<S>(plan, tiles, work, s, [&](const scratchkit::detail::GemmSplitK<S>& sp) {
-    gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s, sp);
-  });
+  gemm_split_workspace<S>(plan, scratchkit::detail::gemm_split_bytes<Blk, S>(M, N, plan), s,
+                          [&](const scratchkit::detail::GemmSplitK<S>& sp) {
+                            gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s, sp);
+                          });
 }
 
 }  // namespace detail

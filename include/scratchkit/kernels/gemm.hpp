@@ -561,8 +561,8 @@ inline GemmSplitBuffers& gemm_split_buffers() {
   return *b;
 }
 
-/// The split-K workspace of exec's stream, for `tiles` counters and `work_elems`
-/// partial sums, handed to launch(sp) under the workspaces' lock (the native
+/// The split-K workspace of exec's stream, of at least `need` bytes
+/// (gemm_split_bytes), handed to launch(sp) under the workspaces' lock (the native
 /// twin's is gemm_split_workspace in src/cuda/gemm_register_blocked.cuh; the
 /// same reasons): grown when a launch needs more and kept, its counters zeroed
 /// on exec when allocated. One per stream because a launch's last blocks put
@@ -571,20 +571,18 @@ inline GemmSplitBuffers& gemm_split_buffers() {
 /// lock is held until the kernel is queued, so that no other host thread can
 /// grow (free) the buffer between this launch's pointers and its launch.
 template <class S, class Launch>
-void gemm_split_workspace(const Kokkos::Cuda& exec, const GemmSplit& plan, long long tiles, std::size_t work_elems,
+void gemm_split_workspace(const Kokkos::Cuda& exec, const GemmSplit& plan, const GemmSplitBytes& need,
                           const Launch& launch) {
-  GemmSplitBuffers& all        = gemm_split_buffers();
-  const std::size_t count_size = (static_cast<std::size_t>(tiles) * sizeof(unsigned) + 255) / 256 * 256;
-  const std::size_t work_size  = work_elems * sizeof(S);
+  GemmSplitBuffers& all = gemm_split_buffers();
   std::lock_guard<std::mutex> lock(all.m);
   auto& b = all.buffers[{exec.cuda_device(), exec.cuda_stream()}];
-  if (b.v.data() == nullptr || b.count_size < count_size || b.work_size < work_size) {
+  if (b.v.data() == nullptr || b.count_size < need.count || b.work_size < need.work) {
     if (b.v.data() != nullptr) {
       exec.fence();  // launches still using the old buffer
       b.v = {};
     }
-    b.count_size = count_size > b.count_size ? count_size : b.count_size;
-    b.work_size  = work_size > b.work_size ? work_size : b.work_size;
+    b.count_size = need.count > b.count_size ? need.count : b.count_size;
+    b.work_size  = need.work > b.work_size ? need.work : b.work_size;
     b.v = Kokkos::View<unsigned char*, Kokkos::CudaSpace>(Kokkos::view_alloc(exec, "scratchkit::gemm_split_k"),
                                                           b.count_size + b.work_size);  // zeroed on exec
   }
@@ -609,9 +607,7 @@ void gemm_register_blocked_few(const ExecSpace& exec, typename CV::non_const_val
               K = static_cast<int>(A.extent(1));
     const GemmSplit plan = gemm_split_plan<Blk>(M, N, K, device_fill(exec).sms);
     if (plan.splits > 1) {
-      const long long tiles = static_cast<long long>(ceil_div(M, Blk::BM)) * ceil_div(N, Blk::BN);
-      const std::size_t work = static_cast<std::size_t>(tiles) * plan.splits * (Blk::BM * Blk::BN);
-      gemm_split_workspace<Scalar>(exec, plan, tiles, work, [&](const GemmSplitK<Scalar>& sp) {
+      gemm_split_workspace<Scalar>(exec, plan, gemm_split_bytes<Blk, Scalar>(M, N, plan), [&](const GemmSplitK<Scalar>& sp) {
         gemm_register_blocked<Blk>(exec, alpha, A, B, beta, C, sp);
       });
       return;

@@ -973,6 +973,23 @@ struct GemmSplitK {
   S* work         = nullptr;
 };
 
+/// The workspace a split launch of blocking Blk on an M x N product needs (both
+/// twins' gemm_split_workspace): one counter per tile, in bytes rounded up to
+/// 256 so that the partial sums after them stay aligned, and splits x BM x BN
+/// partial sums of S per tile.
+struct GemmSplitBytes {
+  long long tiles = 0;
+  std::size_t count = 0, work = 0;  ///< bytes
+};
+template <class Blk, class S>
+SCRATCHKIT_HOST_DEVICE constexpr GemmSplitBytes gemm_split_bytes(int M, int N, const GemmSplit& plan) {
+  GemmSplitBytes b;
+  b.tiles = ((static_cast<long long>(M) + Blk::BM - 1) / Blk::BM) * ((static_cast<long long>(N) + Blk::BN - 1) / Blk::BN);
+  b.count = (static_cast<std::size_t>(b.tiles) * sizeof(unsigned) + 255) / 256 * 256;
+  b.work  = static_cast<std::size_t>(b.tiles) * plan.splits * (Blk::BM * Blk::BN) * sizeof(S);
+  return b;
+}
+
 /// Thread `rank` of an NTH-thread block stores its E partial sums at
 /// w[e * NTH + rank] (consecutive threads, consecutive addresses).
 template <int E, int NTH, class S>

@@ -7,11 +7,14 @@
 //
 // --small: the candidates for products of less than a wave of the default
 // 128 x 128 tiles (1024^3 is 64 of them on 132 SMs), against the default.
-// --split: the few-tile blockings split along K into 1, 2, 4, 8 and 16 blocks
+// --split: the few-tile blockings split along K into 1-6, 8, 10, 12 and 16 blocks
 // per tile, and the split both twins pick (detail::gemm_split_plan, "plan").
 //
 // One line per type, size and config: time (median of 7 runs after 2 warm-up
-// runs, cudaEvents), TFLOP/s, ratio to cuBLAS (true FP32 / FP64:
+// runs, cudaEvents around the call while a spinning kernel holds the stream,
+// so that the time is the device's, as in scratchkit-bench: cuBLAS spends
+// about 15 us on the host per call below 2048^3, which a launch-inclusive
+// time would charge to it), TFLOP/s, ratio to cuBLAS (true FP32 / FP64:
 // CUBLAS_DEFAULT_MATH, no TF32), registers, spill bytes, blocks per SM, and
 // max |C - C_cublas| / (max|A| max|B| K) as a sanity check (about 1e-7 float,
 // 1e-16 double for sums of K products with different order). The default
@@ -21,6 +24,7 @@
 
 #include "gemm_register_blocked.cuh"
 #define SCRATCHKIT_TUNE_NAME "gemm_tune"
+#include "hold_stream.cuh"
 #include "tune_common.cuh"
 
 #include <cublas_v2.h>
@@ -40,10 +44,12 @@ namespace sk = scratchkit::native::cuda::detail;
 using scratchkit::tune::fill_kernel;
 using scratchkit::tune::max_abs_diff;
 
-/// Median of 7 timed runs after 2 warm-up runs.
+/// Median of 7 timed runs after 2 warm-up runs, device time: every call goes to the default stream
+/// (the kernels' stream 0, cuBLAS's handle without a stream) behind a 300 us spin, far above the enqueue
+/// time of any call here, so the events measure the GPU's time, not the host's.
 template <class F>
 double median_ms(const F& run) {
-  return scratchkit::tune::median_ms([] {}, run, 2, 7);
+  return scratchkit::tune::median_ms([] { scratchkit::perf::hold_stream<<<1, 1>>>(300000); }, run, 2, 7);
 }
 
 void cublas_check(cublasStatus_t s, const char* what) {
@@ -176,7 +182,7 @@ void tune_split(const std::vector<int>& sizes, cublasHandle_t h, int sms) {
   for (int n : sizes) {
     Problem<T> p(n, h);
     print_line(p, " cuBLAS", p.cublas_ms, nullptr, 0, 0.0);
-    for (int splits : {1, 2, 4, 8, 16, 0}) time_split<T, Few>(p, splits, sms);
+    for (int splits : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 0}) time_split<T, Few>(p, splits, sms);
     // Smaller tiles than few_type for the smallest products (cuBLAS runs 32 x 32 x 32 tiles of 128 threads
     // for double at 128^3-256^3: perf/results/h100/split-k/HOW.md): unsplit, 2 and 4 splits, and the plan.
     for (int splits : {1, 2, 4, 0}) (time_split<T, Tiny>(p, splits, sms), ...);
@@ -231,7 +237,13 @@ int main(int argc, char** argv) {
                  GemmMmaBlocking<32, 32, 16, 16, 4, 4, 1, 16>,   // 128 threads, k = 16, 4 stages (33 KB)
                  GemmMmaBlocking<32, 32, 16, 16, 4, 3, 2, 16>,   // k = 32, 3 stages (50 KB: native and driver only)
                  GemmMmaBlocking<32, 32, 16, 32, 4, 3, 1, 16>,   // 64 threads, k = 16, 3 stages (25 KB)
-                 GemmMmaBlocking<32, 64, 16, 32, 4, 3, 1, 16>>(sizes, h, prop.multiProcessorCount);  // 128 threads
+                 GemmMmaBlocking<32, 64, 16, 32, 4, 3, 1, 16>,   // 128 threads
+                 // cuBLAS's own tiles at 512^3 and 1024^3 (Nsight Compute, perf/results/h100/mid-size/HOW.md): 32 x 64 x 32
+                 // with 2 x 2 warps, 3 stages (74 KB), and 128 x 64 x 32 with 4 x 2 warps, 3 stages (148 KB)
+                 GemmMmaBlocking<32, 64, 16, 32, 4, 3, 2, 16>,
+                 GemmMmaBlocking<128, 64, 32, 32, 1, 3, 2, 16>,
+                 // the blocking of Kokkos' public API above the few-tile range (36 KB)
+                 typename scratchkit::detail::GemmDefaultBlocking<double>::type>(sizes, h, prop.multiProcessorCount);
     }
     cublasDestroy(h);
     return 0;

@@ -2,8 +2,9 @@
 /// scratchkit-peak: the arithmetic and L2 ceilings the GEMM notes reason with,
 /// measured on the GPU at hand (CUDA only, no Kokkos): FP32 FFMA and FP64 DFMA
 /// on the CUDA cores, FP64 `mma.sync` on the tensor cores for each shape sm_90
-/// has (m8n8k4, m16n8k4, m16n8k8, m16n8k16), and the L2 read bandwidth of a
-/// buffer that fits in L2. Each rate is the median of cudaEvent-timed runs
+/// has (m8n8k4, m16n8k4, m16n8k8, m16n8k16), the L2 read bandwidth of a
+/// buffer that fits in L2, and what a block pays to read its kernel parameters
+/// (cycles per 64-byte line of the parameter block touched). Each rate is the median of cudaEvent-timed runs
 /// after a warm-up, with a checksum written so nothing is optimised away.
 ///
 ///   scratchkit-peak            # all of them
@@ -122,6 +123,34 @@ __global__ void __launch_bounds__(256) l2_read(const float4* __restrict__ x, lon
   if (s == 1.2345f) out[0] = s;  // never true for the hashed input; keeps the loads
 }
 
+/// A kernel's parameters live in constant bank 0; a block's first read of each of their 64-byte lines
+/// misses the SM's constant caches, and an instruction with a constant operand cannot issue before its
+/// line is there, so the misses of one warp queue one after another. A launch driver and the functor it
+/// carries read their fields at the top of every block (Kokkos' TeamPolicy driver: the league size and
+/// the level-1 scratch size; the functor: the captured Views and sizes), so a block on a fresh SM pays
+/// once per line its code touches. This kernel touches `Lines` lines of a 1 KB parameter block, each read
+/// deciding a branch as those fields do, and thread 0 records the block's cycles from its first
+/// instruction to its last store.
+struct ParamBlock {
+  int v[256];
+  int* out;
+  long long* cycles;
+};
+template <int Lines>
+__global__ void __launch_bounds__(128) param_lines(const __grid_constant__ ParamBlock p) {
+  const long long c0 = clock64();
+  int acc = threadIdx.x;
+#pragma unroll
+  for (int l = 0; l < Lines; ++l) {
+    if (p.v[l * 16] > acc)
+      acc = acc * 3 + p.v[l * 16 + 2];
+    else
+      acc ^= 5;
+  }
+  p.out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+  if (threadIdx.x == 0) p.cycles[blockIdx.x] = clock64() - c0;
+}
+
 }  // namespace
 
 int main() {
@@ -171,6 +200,31 @@ int main() {
     std::printf("read %5lld MB x %2d passes (%s)  %8.3f ms  %6.0f GB/s\n", mb, passes, mb > 64 ? "DRAM" : "L2  ", ms,
                 double(n) * 16 * passes / ms * 1e-6);
     TUNE_CUDA(cudaFree(x));
+  }
+
+  {
+    // One block per SM, so every block starts on an SM whose constant caches hold none of this launch's
+    // parameters; the median block of the 11th launch (the first ten warm the instruction cache).
+    static ParamBlock pb;  // 1 KB: static, not on main's stack
+    for (int i = 0; i < 256; ++i) pb.v[i] = (i * 7919) % 1000 - 500;
+    pb.out = reinterpret_cast<int*>(dout);
+    TUNE_CUDA(cudaMalloc(&pb.cycles, sizeof(long long) * sms));
+    std::vector<long long> cyc(sms);
+    const auto lines = [&](auto nl) {
+      constexpr int L = decltype(nl)::value;
+      for (int r = 0; r < 11; ++r) param_lines<L><<<sms, 128>>>(pb);
+      TUNE_CUDA(cudaMemcpy(cyc.data(), pb.cycles, sizeof(long long) * sms, cudaMemcpyDeviceToHost));
+      std::sort(cyc.begin(), cyc.end());
+      std::printf("kernel parameters, %2d lines of 64 B touched per block  %6lld cycles per block (median)\n", L,
+                  cyc[sms / 2]);
+    };
+    lines(integral_constant<int, 1>());
+    lines(integral_constant<int, 2>());
+    lines(integral_constant<int, 4>());
+    lines(integral_constant<int, 6>());
+    lines(integral_constant<int, 8>());
+    lines(integral_constant<int, 16>());
+    TUNE_CUDA(cudaFree(pb.cycles));
   }
   TUNE_CUDA(cudaGetLastError());
   TUNE_CUDA(cudaFree(dout));

@@ -869,16 +869,16 @@ struct GemmDefaultBlocking<double> {
   using type        = GemmMmaBlocking<64, 128, 32, 64, 2, 3>;
   static constexpr long long small_below_tiles = 2048;  ///< 128 x 128 tiles of C under which small_type runs
   static_assert(type::smem_bytes <= 40 * 1024, "the fallback blocking must fit Kokkos 4.6's ~40 KB of level 0");
-  // Below few_below_tiles 128 x 128 tiles of C (gemm_pick_few) both twins run few_type, 64 x 32 tiles of
-  // 64 threads, m16n8k16, 3 stages: 36.4 KB, within Kokkos' own level 0, so on every launch path; 4 blocks
-  // per SM, so only where four fit an SM (an H100's 228 KB; elsewhere the picks below). The tuner against cuBLAS,
-  // launches included as for float (perf/results/h100/gemm-few-tiles/, 2026-11-25):
-  //   size:       256^3  512^3  768^3  1024^3  1536^3  2048^3  4096^3
-  //   few_type:   1.320  1.070  0.881  0.965   0.741   0.761   0.699
-  //   type:       0.753  0.580  0.697  0.769   0.632   0.775   0.794
-  //   small_type: 0.771  0.585  0.717  0.783   0.681   0.845   0.830
-  // The switch is between 1536^3 (144 tiles) and 2048^3 (256 tiles), as for float.
-  using few_type = GemmMmaBlocking<64, 32, 32, 32, 4, 3, 1, 16>;
+  // Below few_below_tiles 128 x 128 tiles of C (gemm_pick_few) both twins run few_type, 32 x 64 tiles of
+  // 128 threads (warps of 16 x 32), m16n8k16, 3 stages of k = 16: 37 KB, within Kokkos' own level 0, so on
+  // every launch path; 4 blocks per SM, so only where four fit an SM (an H100's 228 KB; elsewhere the picks
+  // below). The tuner in device time, native, against cuBLAS (perf/results/h100/split-plan/, 2026-11-25):
+  //   size:                          1024^3  1408^3  1792^3  2048^3  4096^3  8192^3
+  //   32 x 64 (few_type):            0.852   0.823   0.778   0.786   0.761   0.709
+  //   64 x 32, 64 threads (before):  0.789   0.767   0.620   0.724   0.719   0.672
+  //   type (the public path above):  0.637   0.755   0.721   0.748   0.758   0.807
+  // The public path keeps `type` from 200 tiles: the two are even at 4096^3 and `type` leads at 8192^3.
+  using few_type = GemmMmaBlocking<32, 64, 16, 32, 4, 3, 1, 16>;
   static constexpr long long few_below_tiles = 200;
   static_assert(few_type::smem_bytes <= 40 * 1024, "the few-tile blocking must fit Kokkos 4.6's ~40 KB of level 0");
   // Below tiny_below_tiles 128 x 128 tiles of C (gemm_pick_tiny, under 1024^3) both twins run tiny_type,
@@ -886,7 +886,7 @@ struct GemmDefaultBlocking<double> {
   // path, never split. cuBLAS runs 32 x 32 x 32 tiles of 128 threads there. The tuner, native, each launch
   // timed with it, one run (perf/results/h100/split-k/gemm-tune-split-double.txt, 88d8bf3 + eeb4038), in µs:
   //   size:                       128^3  256^3  384^3  512^3  768^3  1024^3
-  //   few_type with its splits:      12     14     19     19     46      57
+  //   64 x 32 (few_type then), split: 12     14     19     19     46      57
   //   tiny_type, unsplit:            10     10     15     17     36      66
   // Splitting tiny_type gained nothing at any of these sizes.
   using tiny_type = GemmMmaBlocking<32, 32, 16, 16, 4, 4, 1, 16>;
@@ -935,17 +935,47 @@ struct GemmSplit {
 constexpr int gemm_split_min_slices = 4;
 /// At most this many blocks per tile of C (the last block reads them all).
 constexpr int gemm_split_max = 16;
+/// The plan's cost model (gemm_split_plan): a block costs its slices plus
+/// this many (its prologue, the pipeline fill and the exchange of partial
+/// sums), and a plan has at most gemm_split_max_waves waves of resident blocks
+/// (which bounds the workspace: float 64 x 64 tiles on an H100, 4 x 528 blocks
+/// of 16 KB, 35 MB).
+constexpr int gemm_split_block_cost = 10;
+constexpr int gemm_split_max_waves  = 4;
+
+/// Relative time of a plan of s splits of `per` slices on `tiles` tiles (gemm_split_plan's model), as a
+/// fraction num / den: the busiest SM holds b = ceil(tiles * s / sms) blocks, each of per +
+/// gemm_split_block_cost slices, and gets through them at efficiency 1 with min_blocks or more resident,
+/// 0.7 with one fewer and 0.6 with fewer still (blocks of the few-tile blockings cannot keep an SM's
+/// issue slots busy alone).
+struct GemmSplitCost {
+  long long num = 0, den = 1;
+  SCRATCHKIT_HOST_DEVICE constexpr bool operator<(const GemmSplitCost& o) const { return num * o.den < o.num * den; }
+};
+SCRATCHKIT_HOST_DEVICE constexpr GemmSplitCost gemm_split_cost(long long tiles, long long s, long long per, int sms,
+                                                             int min_blocks) {
+  const long long b = (tiles * s + sms - 1) / sms;
+  const long long eff10 = b >= min_blocks ? 10 : (b == min_blocks - 1 ? 7 : 6);
+  return GemmSplitCost{b * (per + gemm_split_block_cost) * 10, eff10};
+}
 
 /// The split-K of an M x N x K product with blocking Blk on a GPU of `sms`
 /// SMs (both twins take it, so they run the same blocks and give the same bits):
-/// as many splits as the resident blocks (sms * Blk::min_blocks) leave room for
-/// beside the tiles of C, at most gemm_split_max and at most nk /
-/// gemm_split_min_slices; none where the tiles fill the GPU. So tiles x splits
-/// <= sms * Blk::min_blocks, which bounds the workspace. The result's bits
-/// depend on the plan, hence on the SM count and on these two constants.
+/// the split count of least modelled time (gemm_split_cost; ties to fewer
+/// splits) among 1 to gemm_split_max, each split with at least
+/// gemm_split_min_slices slices, at most gemm_split_max_waves waves of
+/// sms * Blk::min_blocks blocks. The result's bits depend on the plan, hence on
+/// the SM count and on these constants.
 /// Why: below a wave the tiles' serial walk over K is all the time there is
 /// (512^3 float: 64 tiles of 64 x 64 on 132 SMs, 32 slices each;
-/// perf/results/h100/sweep-few-tiles/, cbcb352).
+/// perf/results/h100/sweep-few-tiles/, cbcb352); above it, splits even out
+/// the blocks of the SMs. The model's constants are fitted to the tuner's
+/// device time of split counts from 1 to 16 at 15 sizes from 128^3 to 1536^3
+/// (float, H100, perf/results/h100/split-plan/check_split_model.py): its pick
+/// runs at 0.99 of the best count's speed on average, 0.95 at worst; at 15
+/// other sizes, 0.97 and 0.88 (1152^3). The plan before it (as many splits as
+/// the resident blocks hold): 0.95 and 0.82 (512^3 and 448^3: 8 and 7 splits of
+/// 4 slices), 0.94 and 0.72.
 template <class Blk>
 SCRATCHKIT_HOST_DEVICE constexpr GemmSplit gemm_split_plan(int M, int N, int K, int sms) {
   GemmSplit p;
@@ -954,9 +984,21 @@ SCRATCHKIT_HOST_DEVICE constexpr GemmSplit gemm_split_plan(int M, int N, int K, 
                           ((static_cast<long long>(N) + Blk::BN - 1) / Blk::BN);
   p.per = static_cast<int>(nk);
   if (tiles <= 0 || sms <= 0) return p;
-  long long s = static_cast<long long>(sms) * Blk::min_blocks / tiles;
-  if (s > nk / gemm_split_min_slices) s = nk / gemm_split_min_slices;
-  if (s > gemm_split_max) s = gemm_split_max;
+  long long smax = static_cast<long long>(gemm_split_max_waves) * sms * Blk::min_blocks / tiles;
+  if (smax > nk / gemm_split_min_slices) smax = nk / gemm_split_min_slices;
+  if (smax > gemm_split_max) smax = gemm_split_max;
+  if (smax < 2) return p;  // before any cost: tiles may be near 2^60 here
+  long long s = 1;
+  GemmSplitCost best = gemm_split_cost(tiles, 1, nk, sms, Blk::min_blocks);
+  for (long long c = 2; c <= smax; ++c) {
+    const long long per = (nk + c - 1) / c;
+    if ((nk + per - 1) / per != c) continue;  // the same blocks as a smaller count
+    const GemmSplitCost t = gemm_split_cost(tiles, c, per, sms, Blk::min_blocks);
+    if (t < best) {
+      best = t;
+      s    = c;
+    }
+  }
   if (s < 2) return p;
   p.per    = static_cast<int>((nk + s - 1) / s);
   p.splits = static_cast<int>((nk + p.per - 1) / p.per);

@@ -364,14 +364,17 @@ TEST_CASE("Native register_blocked GEMM agrees with the layer bit for bit on eve
 #if SCRATCHKIT_TEST_TWINS
   // Interior tiles with 16-byte loads, partial tiles and slices on both paths, K or N not a multiple of 16 bytes.
   // Below 200 tiles of 128 x 128 both twins run the few-tile blockings (detail::gemm_pick_few); the last
-  // three sizes have 15 x 14 = 210, 16 x 16 = 256 and 1 x 200 tiles and run the default ones. Double below
+  // four sizes have 15 x 14 = 210, 16 x 16 = 256, 1 x 200 and 33 x 32 = 1056 tiles and run the default ones
+  // (double where small_type and large_type do not fit: few_type below 1024 tiles,
+  // detail::gemm_pick_fallback_few, `type` at 1056). Double below
   // 64 tiles (up to 512^3 here) runs tiny_type (detail::gemm_pick_tiny). On an H100 (132 SMs) float splits
   // along K (detail::gemm_split_plan): 128^3 (2 splits), 129 x 255 x 260 (5, 5, 5 and 2 slices: a short
   // last split), 255 x 256 x 131, 512^3 (2 of 16), 1024^3 and 1000 x 1001 x 1003 (2 splits, 32 and 31
   // slices), 300 x 200 x 1000 (6 of 11, the last 8), 4 x 4 x 4096 (16 splits).
   for (const auto& s : {std::array<int, 3>{128, 128, 128}, {129, 255, 260}, {256, 260, 36}, {255, 256, 131},
                         {260, 132, 8}, {384, 256, 64}, {512, 512, 512}, {1024, 1024, 1024}, {1000, 1001, 1003},
-                        {300, 200, 1000}, {4, 4, 4096}, {1920, 1700, 40}, {2048, 2048, 72}, {100, 25600, 24}}) {
+                        {300, 200, 1000}, {4, 4, 4096}, {1920, 1700, 40}, {2048, 2048, 72}, {100, 25600, 24},
+                        {4100, 4000, 24}}) {
     CAPTURE(detail::gemm_pick_few<float>(s[0], s[1]));
     register_blocked_twins<float>(s[0], s[1], s[2]);
     register_blocked_twins<double>(s[0], s[1], s[2]);
@@ -504,6 +507,16 @@ TEST_CASE("GEMM default blockings: the few-tile pick counts 128 x 128 tiles of C
   STATIC_REQUIRE(detail::GemmDefaultBlocking<double>::tiny_type::smem_bytes <= 40 * 1024);
   // The few-tile blockings fit every launch path: within Kokkos' own ~40 KB of level 0.
   STATIC_REQUIRE(detail::GemmDefaultBlocking<double>::few_type::smem_bytes <= 40 * 1024);
+  // Where small_type and large_type do not fit (Kokkos 4.6's public path), double runs few_type again below
+  // 1024 tiles (2048^3: 256; 4096^3: 1024), else `type`; the native twin tells them apart by their stage
+  // bytes (detail::gemm_native_shared_limit), so `type` must be the smaller.
+  STATIC_REQUIRE(detail::gemm_pick_fallback_few(2048, 2048));
+  STATIC_REQUIRE(detail::gemm_pick_fallback_few(3968, 3968));  // 31 x 31 tiles
+  STATIC_REQUIRE_FALSE(detail::gemm_pick_fallback_few(3969, 3969));
+  STATIC_REQUIRE_FALSE(detail::gemm_pick_fallback_few(4096, 4096));
+  STATIC_REQUIRE_FALSE(detail::gemm_pick_fallback_few(INT_MAX, INT_MAX));
+  STATIC_REQUIRE(detail::GemmDefaultBlocking<double>::type::smem_bytes <
+                 detail::GemmDefaultBlocking<double>::few_type::smem_bytes);
 }
 
 TEST_CASE("GEMM register_blocked block order covers every tile once", "[gemm]") {

@@ -149,6 +149,12 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
           detail::gemm_register_blocked<S, typename D::large_type>(M, N, K, alpha, A, B, beta, C, s);
           return;
         }
+        if (scratchkit::detail::gemm_pick_fallback_few(M, N) && detail::gemm_mma_fits<typename D::few_type>(shared_limit)) {
+          detail::gemm_register_blocked_split<S, typename D::few_type>(
+              M, N, K, alpha, A, B, beta, C, s,
+              scratchkit::detail::gemm_split_plan<typename D::few_type>(M, N, K, detail::device_fill().sms));
+          return;
+        }
         detail::gemm_register_blocked<S, typename D::type>(M, N, K, alpha, A, B, beta, C, s);
         return;
       }

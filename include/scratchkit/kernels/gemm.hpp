@@ -504,7 +504,8 @@ enum class GemmMmaPick { tiny, few, small, large, fallback };
 /// opts in above 48 KB): tiny_type under 64 tiles of 128 x 128
 /// (gemm_pick_tiny), few_type under 200
 /// (gemm_pick_few); small_type or large_type by the product's size
-/// (gemm_mma_pick_small); the fallback type (36 KB).
+/// (gemm_mma_pick_small); where that one does not fit, few_type again under
+/// 1024 tiles (gemm_pick_fallback_few), then the fallback type (36 KB).
 template <class ExecSpace>
 GemmMmaPick gemm_mma_layer_pick(const ExecSpace& exec, int M, int N) {
   using D = GemmDefaultBlocking<double>;
@@ -515,6 +516,7 @@ GemmMmaPick gemm_mma_layer_pick(const ExecSpace& exec, int M, int N) {
   } else if (gemm_mma_fits_layer<typename D::large_type>(exec)) {
     return GemmMmaPick::large;
   }
+  if (gemm_pick_fallback_few(M, N) && gemm_mma_fits_layer<typename D::few_type>(exec)) return GemmMmaPick::few;
   return GemmMmaPick::fallback;
 }
 
@@ -625,8 +627,9 @@ void gemm_register_blocked_few(const ExecSpace& exec, typename CV::non_const_val
 /// by the product's size (gemm_mma_pick_small: GemmDefaultBlocking<double>'s
 /// small_type or large_type, 96.5 / 193 KB of stages) where a launch can have
 /// that much level-0 scratch (the layer's CUDA block driver opts in to it, as
-/// the native twin does), else GemmDefaultBlocking<double>::type (36 KB,
-/// within Kokkos' own level 0). The native twin picks the same way, so the
+/// the native twin does), else few_type under 1024 tiles and
+/// GemmDefaultBlocking<double>::type (36 KB, within Kokkos' own level 0) from
+/// there (gemm_mma_layer_pick). The native twin picks the same way, so the
 /// twins run the same blocking and give the same bits. Host backends run the
 /// type's default blocking at every size.
 template <class ExecSpace, class AV, class BV, class CV>

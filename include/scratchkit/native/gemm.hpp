@@ -877,9 +877,13 @@ struct GemmDefaultBlocking<double> {
   //   32 x 64 (few_type):            0.852   0.823   0.778   0.786   0.761   0.709
   //   64 x 32, 64 threads (before):  0.789   0.767   0.620   0.724   0.719   0.672
   //   type (the public path above):  0.637   0.755   0.721   0.748   0.758   0.807
-  // The public path keeps `type` from 200 tiles: the two are even at 4096^3 and `type` leads at 8192^3.
+  // Where the larger blockings do not fit, few_type also runs from 200 to 1024 tiles (below).
   using few_type = GemmMmaBlocking<32, 64, 16, 32, 4, 3, 1, 16>;
   static constexpr long long few_below_tiles = 200;
+  // Where small_type and large_type do not fit (Kokkos' public path on Kokkos 4.6, ~40 KB of level 0) both
+  // twins run few_type instead of `type` below fallback_few_below_tiles, unsplit there: the table above,
+  // 2048^3-3072^3 (256-576 tiles) 4-9 % faster, even at 4096^3 (1024 tiles), behind at 8192^3.
+  static constexpr long long fallback_few_below_tiles = 1024;
   static_assert(few_type::smem_bytes <= 40 * 1024, "the few-tile blocking must fit Kokkos 4.6's ~40 KB of level 0");
   // Below tiny_below_tiles 128 x 128 tiles of C (gemm_pick_tiny, under 1024^3) both twins run tiny_type,
   // 32 x 32 tiles of 128 threads (warps of 16 x 16), m16n8k16, 4 stages of k = 16: 33 KB, on every launch
@@ -910,6 +914,12 @@ SCRATCHKIT_HOST_DEVICE constexpr bool gemm_mma_pick_small(int M, int N) {
 /// twins): fewer 128 x 128 tiles than tiny_below_tiles.
 SCRATCHKIT_HOST_DEVICE constexpr bool gemm_pick_tiny(int M, int N) {
   return gemm_tiles_128(M, N) < GemmDefaultBlocking<double>::tiny_below_tiles;
+}
+
+/// True where an M x N double product runs GemmDefaultBlocking<double>::few_type on a GPU (both twins) when
+/// neither small_type nor large_type fits the launch: fewer 128 x 128 tiles than fallback_few_below_tiles.
+SCRATCHKIT_HOST_DEVICE constexpr bool gemm_pick_fallback_few(int M, int N) {
+  return gemm_tiles_128(M, N) < GemmDefaultBlocking<double>::fallback_few_below_tiles;
 }
 
 /// True where an M x N product of Scalar runs GemmDefaultBlocking<Scalar>::few_type on a GPU (both twins):

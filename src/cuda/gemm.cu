@@ -128,16 +128,19 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
         // The layer's choice (detail::gemm_register_blocked_default): by the product's size, and the
         // fallback blocking on a device, or under a caller's shared_limit, where the chosen one's
         // stages do not fit; the few-tile blocking split along K as on the layer.
-        using D = scratchkit::detail::GemmDefaultBlocking<double>;
+        using D   = scratchkit::detail::GemmDefaultBlocking<double>;
+        using Few = typename D::few_type;
+        const bool few_fits = detail::gemm_mma_fits<Few>(shared_limit);
+        const auto run_few  = [&] {
+          detail::gemm_register_blocked_split<S, Few>(
+              M, N, K, alpha, A, B, beta, C, s, scratchkit::detail::gemm_split_plan<Few>(M, N, K, detail::device_fill().sms));
+        };
         if (scratchkit::detail::gemm_pick_tiny(M, N) && detail::gemm_mma_fits<typename D::tiny_type>(shared_limit)) {
           detail::gemm_register_blocked<S, typename D::tiny_type>(M, N, K, alpha, A, B, beta, C, s);  // never split
           return;
         }
-        if (scratchkit::detail::gemm_pick_few<double>(M, N) &&
-            detail::gemm_mma_fits<typename D::few_type>(shared_limit)) {
-          detail::gemm_register_blocked_split<S, typename D::few_type>(
-              M, N, K, alpha, A, B, beta, C, s,
-              scratchkit::detail::gemm_split_plan<typename D::few_type>(M, N, K, detail::device_fill().sms));
+        if (scratchkit::detail::gemm_pick_few<double>(M, N) && few_fits) {
+          run_few();
           return;
         }
         if (scratchkit::detail::gemm_mma_pick_small(M, N)) {
@@ -149,10 +152,8 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
           detail::gemm_register_blocked<S, typename D::large_type>(M, N, K, alpha, A, B, beta, C, s);
           return;
         }
-        if (scratchkit::detail::gemm_pick_fallback_few(M, N) && detail::gemm_mma_fits<typename D::few_type>(shared_limit)) {
-          detail::gemm_register_blocked_split<S, typename D::few_type>(
-              M, N, K, alpha, A, B, beta, C, s,
-              scratchkit::detail::gemm_split_plan<typename D::few_type>(M, N, K, detail::device_fill().sms));
+        if (scratchkit::detail::gemm_pick_fallback_few(M, N) && few_fits) {  // where small / large do not fit
+          run_few();
           return;
         }
         detail::gemm_register_blocked<S, typename D::type>(M, N, K, alpha, A, B, beta, C, s);

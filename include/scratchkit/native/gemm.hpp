@@ -881,7 +881,8 @@ struct GemmDefaultBlocking<double> {
   using few_type = GemmMmaBlocking<32, 64, 16, 32, 4, 3, 1, 16>;
   static constexpr long long few_below_tiles = 200;
   // Where small_type and large_type do not fit (Kokkos' public path on Kokkos 4.6, ~40 KB of level 0) both
-  // twins run few_type instead of `type` below fallback_few_below_tiles, unsplit there: the table above,
+  // twins run few_type instead of `type` below fallback_few_below_tiles (gemm_split_plan leaves square
+  // sizes of 1448^2-3968^2 unsplit; H100, 132 SMs): the table above,
   // 2048^3-3072^3 (256-576 tiles) 4-9 % faster, even at 4096^3 (1024 tiles), behind at 8192^3.
   static constexpr long long fallback_few_below_tiles = 1024;
   static_assert(few_type::smem_bytes <= 40 * 1024, "the few-tile blocking must fit Kokkos 4.6's ~40 KB of level 0");

@@ -29,7 +29,7 @@ struct GemmData {
   using View = Kokkos::View<T**, Layout, Mem>;
   int n;
   View A, B, C;
-  typename View::HostMirror hA, hB;
+  typename View::host_mirror_type hA, hB;
   std::vector<check::GemmReference<T>> refs;  ///< one per checked row, built at the first check
   explicit GemmData(int n_)
       : n(n_),

@@ -19,7 +19,7 @@ struct Stencil3DData {
   using View = Kokkos::View<T***, Layout, Mem>;
   int n;
   View in, out;
-  typename View::HostMirror hin;
+  typename View::host_mirror_type hin;
   explicit Stencil3DData(int n_)
       : n(n_),
         in(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stencil_3d::in"), n_, n_, n_),

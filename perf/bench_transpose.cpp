@@ -16,7 +16,7 @@ template <class T, class Layout = Kokkos::LayoutRight>
 struct TransposeData {
   using View = Kokkos::View<T**, Layout, Mem>;
   View in, out;
-  typename View::HostMirror hin;
+  typename View::host_mirror_type hin;
   explicit TransposeData(int n)
       : in(Kokkos::view_alloc(Kokkos::WithoutInitializing, "transpose::in"), n, n),
         out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "transpose::out"), n, n),

@@ -101,7 +101,7 @@ using check::fill_random;  // scratchkit/check/random.hpp
 template <class T, class Layout = Kokkos::LayoutRight>
 struct Operand1D {
   Kokkos::View<T*, Layout, Mem> d;
-  typename Kokkos::View<T*, Layout, Mem>::HostMirror h;
+  typename Kokkos::View<T*, Layout, Mem>::host_mirror_type h;
   Operand1D(const std::string& label, std::size_t n, std::uint64_t seed)
       : d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n), h(Kokkos::create_mirror(d)) {
     fill_random(h, seed);

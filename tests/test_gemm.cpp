@@ -74,7 +74,7 @@ template <class Scalar, class Mem>
 struct GemmInputs {
   using View = Kokkos::View<Scalar**, Kokkos::LayoutRight, Mem>;
   View A, B, C0;
-  typename View::HostMirror hA, hB, hC;
+  typename View::host_mirror_type hA, hB, hC;
   GemmInputs(int M, int N, int K, std::uint64_t seed)
       : A("A", M, K), B("B", K, N), C0("C0", M, N), hA(Kokkos::create_mirror(A)), hB(Kokkos::create_mirror(B)),
         hC(Kokkos::create_mirror(C0)) {

@@ -135,7 +135,7 @@ struct PlacedValues {
   using Mem = typename Exec::memory_space;
   std::size_t n, off;
   Kokkos::View<T*, Mem> base;
-  typename Kokkos::View<T*, Mem>::HostMirror hb;
+  typename Kokkos::View<T*, Mem>::host_mirror_type hb;
   Kokkos::View<T**, Kokkos::LayoutRight, Mem> m;
 
   PlacedValues(std::size_t n_, std::size_t off_, std::uint64_t seed)

@@ -9,7 +9,7 @@ namespace scratchkit {
 /// A 1-, 2- or 3-D extent, as CUDA's dim3 (unused dimensions are 1).
 struct Dim3 {
   int x = 1, y = 1, z = 1;
-  KOKKOS_INLINE_FUNCTION constexpr Dim3() = default;
+  constexpr Dim3() = default;  // no __host__ __device__ on a defaulted constructor: nvcc warns (#20012-D)
   KOKKOS_INLINE_FUNCTION constexpr Dim3(int x_, int y_ = 1, int z_ = 1) : x(x_), y(y_), z(z_) {}
   KOKKOS_INLINE_FUNCTION constexpr long long count() const {
     return static_cast<long long>(x) * y * z;

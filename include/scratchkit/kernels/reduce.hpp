@@ -59,13 +59,15 @@ struct Reducer {
       return a < b ? b : a;
     }
   }
+  // scratchkit's own constants, not Kokkos::reduction_identity: Kokkos 5 made the
+  // floating-point ones +-infinity, and an empty reduce must not depend on the version.
   KOKKOS_INLINE_FUNCTION static T identity() {
     if constexpr (Op == ReduceOp::sum) {
       return T(0);
     } else if constexpr (Op == ReduceOp::min) {
-      return Kokkos::reduction_identity<T>::min();
+      return Kokkos::Experimental::finite_max<T>::value;
     } else {
-      return Kokkos::reduction_identity<T>::max();
+      return Kokkos::Experimental::finite_min<T>::value;
     }
   }
   KOKKOS_INLINE_FUNCTION static void atomic(T* dst, T v) {

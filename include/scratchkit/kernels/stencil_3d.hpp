@@ -526,8 +526,8 @@ template <bool ZStreaming, class ExecSpace, class InView, class OutView>
 void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& out,
                         typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
   const auto ix = [](const auto& v) {
-    return Stencil3DIndex<false>{static_cast<long long>(v.stride_0()), static_cast<long long>(v.stride_1()),
-                                 static_cast<long long>(v.stride_2())};
+    return Stencil3DIndex<false>{static_cast<long long>(v.stride(0)), static_cast<long long>(v.stride(1)),
+                                 static_cast<long long>(v.stride(2))};
   };
   using value_type                = typename OutView::non_const_value_type;
   const Stencil3DIndex<false> is = ix(in), os = ix(out);

@@ -2,6 +2,7 @@
 """Spack recipe for scratchkit (spack 1.x package API v2)."""
 
 import os
+import re
 
 from spack_repo.builtin.build_systems.cmake import CMakePackage
 from spack_repo.builtin.build_systems.cuda import CudaPackage
@@ -53,17 +54,19 @@ class Scratchkit(CMakePackage, CudaPackage):
         default=False,
         when="+cuda",
         description="Launch level-0 block kernels through scratchkit's driver on Kokkos internals "
-        "(SCRATCHKIT_KOKKOS_CUDA_DRIVER; a configure-time probe must accept the Kokkos in use)",
+        "(SCRATCHKIT_KOKKOS_CUDA_DRIVER; a configure-time probe must accept the Kokkos in use). "
+        "Needs Kokkos 4.0-4.6 (tested: 4.6.01): Kokkos 4.7 and 5 changed the internals it uses. "
+        "With CUDA 13 spack's Kokkos recipe builds no such Kokkos: only an external Kokkos 4.6 fits",
     )
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.25:", type="build")
 
-    # Tested with Kokkos 3.4.01 (Serial, Debian's libtrilinos-kokkos-dev) and
-    # 4.6.01 (CUDA 13.0, built with Kokkos_ENABLE_COMPILE_AS_CMAKE_LANGUAGE);
-    # the code also builds as C++20, which Kokkos 5 needs. A Kokkos that spack
-    # builds with CUDA 13 is 4.7.01 or newer: Kokkos' own recipe refuses
-    # kokkos@:4.7.0 with ^cuda@13.
+    # Tested with Kokkos 3.4.01 (Serial, Debian's libtrilinos-kokkos-dev),
+    # 4.6.01 (CUDA 13.0, built with Kokkos_ENABLE_COMPILE_AS_CMAKE_LANGUAGE),
+    # 4.7.01 and 5.0.99 (a develop snapshot after 5.0.0; C++20) on Serial,
+    # OpenMP and CUDA 13.0. A Kokkos that spack builds with CUDA 13 is 4.7.01
+    # or newer: Kokkos' own recipe refuses kokkos@:4.7.0 with ^cuda@13.
     depends_on("kokkos@3.4:5")
     # The layer runs on whatever Kokkos backend is there; +cuda builds the
     # native kernels and needs a Kokkos with CUDA for the same arch (built with
@@ -87,7 +90,20 @@ class Scratchkit(CMakePackage, CudaPackage):
         when="+shared",
         msg="scratchkit +shared needs a shared or position-independent (+pic) Kokkos; use ~shared",
     )
-    requires("^kokkos@4:", when="+kokkos_internals_driver", msg="the driver on Kokkos internals needs Kokkos 4")
+    # The driver on Kokkos internals (include/scratchkit/detail/cuda_block_launch.hpp)
+    # compiles against Kokkos 4.6's internals (tested: 4.6.01 with CUDA 13.0):
+    # Kokkos 4.7.01 and 5.0.99 changed CudaParallelLaunch::get_cuda_func_attributes'
+    # signature, so there its configure-time probe fails, after Kokkos was built.
+    # Say so at concretization. Kokkos' recipe refuses kokkos@:4.7.0 with
+    # ^cuda@13, so with CUDA 13 spack can build no Kokkos the driver accepts:
+    # it needs a Kokkos 4.6 built outside spack and declared as an external.
+    # (The probe still decides for the older 4.x and a 4.6.99 develop snapshot.)
+    requires(
+        "^kokkos@4.0:4.6",
+        when="+kokkos_internals_driver",
+        msg="+kokkos_internals_driver compiles against Kokkos 4.0-4.6 internals only (4.7 and 5 changed "
+        "them); with CUDA 13 spack builds no such Kokkos: declare a Kokkos 4.6 as an external",
+    )
 
     depends_on("mpi", when="+mpi")
     depends_on("benchmark", when="+benchmarks")
@@ -99,9 +115,41 @@ class Scratchkit(CMakePackage, CudaPackage):
     def _kokkos_cxx(self):
         """The C++ compiler Kokkos' sources need: nvcc_wrapper for a
         kokkos+cuda+wrapper, otherwise none beyond the package's own."""
-        if self.spec.satisfies("^kokkos+cuda+wrapper"):
+        spec = self.spec
+        if not spec.satisfies("^kokkos+cuda+wrapper"):
+            return None
+        if "kokkos-nvcc-wrapper" in spec:
+            # a Kokkos that spack built: Kokkos' recipe names its wrapper
             return self["kokkos"].kokkos_cxx
-        return None
+        # An external Kokkos has no dependencies, so no kokkos-nvcc-wrapper node
+        # (Kokkos' kokkos_cxx would fail on it): Kokkos installs nvcc_wrapper in
+        # its own prefix; else the compiler it was configured with, as its
+        # CMake package records it, if that is an nvcc_wrapper.
+        prefix = spec["kokkos"].prefix
+        candidates = [join_path(prefix.bin, "nvcc_wrapper")]
+        for libdir in ("lib64", "lib"):
+            config = join_path(prefix, libdir, "cmake", "Kokkos", "KokkosConfigCommon.cmake")
+            if os.path.isfile(config):
+                with open(config) as f:
+                    m = re.search(r'^\s*set\(Kokkos_CXX_COMPILER\s+"([^"]+)"\)', f.read(), re.M | re.I)
+                if m and os.path.basename(m.group(1)) == "nvcc_wrapper":
+                    candidates.append(m.group(1))
+        for cxx in candidates:
+            if os.access(cxx, os.X_OK):
+                return cxx
+        raise InstallError(
+            f"kokkos+cuda+wrapper at {prefix} (an external): no nvcc_wrapper found "
+            f"(looked for {', '.join(candidates)}); declare the Kokkos that was built with it"
+        )
+
+    def setup_build_environment(self, env):
+        # What kokkos-nvcc-wrapper gives the dependents of a Kokkos that spack
+        # built, for an external +wrapper Kokkos (which has no such node).
+        spec = self.spec
+        if spec.satisfies("^kokkos+cuda+wrapper") and "kokkos-nvcc-wrapper" not in spec:
+            if "cuda" in spec:
+                env.set("CUDA_ROOT", spec["cuda"].prefix)
+            env.set("NVCC_WRAPPER_DEFAULT_COMPILER", self["cxx"].cxx)
 
     def _cuda_args(self, cxx):
         """CMake arguments for CUDA and Kokkos' compiler; cxx: the C++ compiler
@@ -178,7 +226,12 @@ class Scratchkit(CMakePackage, CudaPackage):
         exe = self._example(name)
         if self.spec.satisfies("^kokkos+cuda") and not self._gpu_present():
             raise SkipTest(f"{name} built against the installed prefix; not run: no NVIDIA GPU here")
-        return exe(*argv, output=str.split, error=str.split)
+        # stdout only: a Kokkos may print warnings on stderr (an OpenMP Kokkos
+        # its OMP_PROC_BIND advice, after the program's last line), which go
+        # to the test log as they are and are not checked.
+        out = exe(*argv, output=str)
+        print(out, end="")
+        return out
 
     def test_consumer(self):
         """build examples/consumer with find_package(scratchkit) and run it"""

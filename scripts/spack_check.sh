@@ -31,9 +31,9 @@
 #   CUDA_PREFIX           the CUDA toolkit (default /usr/local/cuda)
 #
 # What it runs, each step logged with its command and stopping at the first failure:
-#   spack audit packages scratchkit; spack info; spack spec of every spec the README names and of
-#   specs that must be refused; spack.yaml loaded and concretized as a copy (with `spack develop -p`,
-#   as its comments say);
+#   spack audit packages scratchkit; spack info; spack spec of every spec the README names, of
+#   specs that must be refused and of +kokkos_internals_driver on a Kokkos 4.6.01 external;
+#   spack.yaml loaded and concretized as a copy (with `spack develop -p`, as its comments say);
 #   in an environment with the Kokkos externals: spack develop -p <this checkout> scratchkit@main,
 #   spack install of scratchkit ~cuda (Kokkos 3.4.01), +cuda cuda_arch=90 on the CUDA Kokkos 4.6.01
 #   and on the +cuda +wrapper Kokkos 5, spack test run of each;
@@ -103,8 +103,8 @@ echo "python for spack: ${SPACK_PYTHON:-python3}"
 
 # ---------------------------------------------------------------- scratch configuration
 # A clean run: no install tree, build stage or test stage of an earlier one.
-rm -rf "$SPACK_USER_CONFIG_PATH" "$SPACK_SYSTEM_CONFIG_PATH" "$work/env-install" "$work/env-build" "$work/env-yaml" \
-  "$work/test-stage" "$work/opt" "$work/stage"
+rm -rf "$SPACK_USER_CONFIG_PATH" "$SPACK_SYSTEM_CONFIG_PATH" "$work/env-install" "$work/env-build" "$work/env-spec46" \
+  "$work/env-yaml" "$work/test-stage" "$work/opt" "$work/stage"
 mkdir -p "$SPACK_USER_CONFIG_PATH" "$SPACK_SYSTEM_CONFIG_PATH" "$work/mirror"
 cat >"$SPACK_USER_CONFIG_PATH/config.yaml" <<EOF
 config:
@@ -194,6 +194,21 @@ for s in "scratchkit +cuda" "scratchkit +cuda cuda_arch=80,90" "scratchkit ~cuda
   "scratchkit +cuda cuda_arch=90 +kokkos_internals_driver ^kokkos@4.7.01" "scratchkit +shared ^kokkos~shared~pic"; do
   refused "$s"
 done
+# The one way to +kokkos_internals_driver with CUDA 13: a Kokkos 4.6 that spack did not build.
+step "the driver variant on the Kokkos 4.6.01 external (concretization only; its prefix is not used)"
+mkdir -p "$work/env-spec46"
+cat >"$work/env-spec46/spack.yaml" <<EOF
+spack:
+  specs: []
+  view: false
+  packages:
+    kokkos:
+      buildable: false
+      externals:
+      - spec: "$cuda_kokkos_spec"
+        prefix: ${cuda_kokkos_prefix:-$work/not-installed/kokkos-4.6.01}
+EOF
+run "$spack" -e "$work/env-spec46" spec -I -l scratchkit +cuda cuda_arch=90 ~shared +kokkos_internals_driver "^${cuda_kokkos_spec%% *}"
 
 step "spack.yaml: loads and concretizes (a copy; its comments' commands)"
 mkdir -p "$work/env-yaml"

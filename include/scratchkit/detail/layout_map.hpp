@@ -48,10 +48,23 @@ struct add_rank<T, 0> {
   using type = T;
 };
 
+/// The View type the kernels' entry points take (and the library instantiates, detail/eti.hpp):
+/// rank R of T, layout L, in memory space Mem, unmanaged. Every public call maps its Views onto
+/// it, so that Views of any traits and device types meet in a few instantiations.
+template <class T, int R, class L, class Mem>
+using KernelView = Kokkos::View<typename add_rank<T, R>::type, L, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
 /// An unmanaged View of V's elements and memory with layout L.
 template <class V, class L>
-using MappedView = Kokkos::View<typename add_rank<typename V::value_type, static_cast<int>(V::rank)>::type, L,
-                                typename V::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+using MappedView = KernelView<typename V::value_type, static_cast<int>(V::rank), L, typename V::memory_space>;
+
+/// v with const elements: the kernels' entry points take their inputs so.
+template <class V>
+KernelView<typename V::const_value_type, static_cast<int>(V::rank), typename V::array_layout,
+           typename V::memory_space>
+const_view(const V& v) {
+  return v;
+}
 
 /// True when V's strides are those of a contiguous row-major (Reverse: column-major)
 /// array of its extents; axes of extent <= 1 impose nothing.
@@ -145,23 +158,31 @@ void require_distinct_elements(const V& v, const char* kernel, const char* name)
   }
 }
 
-template <class V>
-constexpr bool is_layout_right = std::is_same<typename V::array_layout, Kokkos::LayoutRight>::value;
+/// Calls f(views...) with the rank-1 Views v... as KernelViews: all LayoutRight
+/// when every one is contiguous (any layout), all LayoutStride otherwise (the
+/// kernels still read a contiguous one through its pointer, vector_load.hpp).
+template <class F, class... V>
+void map_layouts_1d(F&& f, const V&... v) {
+  static_assert(((V::rank == 1) && ...), "map_layouts_1d: rank-1 Views");
+  if ((is_dense_order<false>(v) && ...))
+    f(MappedView<V, Kokkos::LayoutRight>(v.data(), v.extent(0))...);
+  else
+    f(strided_view<false>(v)...);
+}
 
 /// Calls f(reversed, views...) with the Views v... mapped onto the row-major
 /// kernels (the cases in this file's comment): `reversed` is
 /// std::true_type when the mapped Views have their axes reversed (the
-/// operation must be re-stated on them), std::false_type otherwise. Calls
-/// with LayoutRight Views only pass them through unchanged. For
+/// operation must be re-stated on them), std::false_type otherwise. For
 /// Backend::native, Views that are not all contiguous row-major or all
 /// contiguous column-major throw UnsupportedError naming each View's strides
-/// (names: the argument names, in the order of v...).
+/// (names: the argument names, in the order of v...). The mapped Views are
+/// always unmanaged KernelViews (LayoutRight or LayoutStride) of V's memory
+/// space, whatever V's traits.
 template <class F, class... V>
 void map_layouts(const char* kernel, Backend backend, const std::array<const char*, sizeof...(V)>& names, F&& f,
                  const V&... v) {
-  if constexpr ((is_layout_right<V> && ...)) {
-    f(std::false_type{}, v...);
-  } else {
+  {
     if ((is_dense_order<false>(v) && ...))
       return f(std::false_type{}, row_major_view<false>(v, std::make_index_sequence<V::rank>{})...);
     if ((is_dense_order<true>(v) && ...))

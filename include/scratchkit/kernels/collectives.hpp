@@ -23,6 +23,7 @@
 #pragma once
 
 #include <scratchkit/block_collectives.hpp>
+#include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/kernels/variants.hpp>
@@ -263,6 +264,45 @@ void tile_exchange_layer(const ExecSpace& exec, const InView& in, const OutView&
   });
 }
 
+/// The tile kernels' entry points on the layer: the Views mapped by the public calls (detail/eti.hpp).
+template <class ExecSpace, class InView, class OutView>
+void tile_scan_run(const ExecSpace& exec, ScanKind kind, const InView& in, const OutView& out, int threads,
+                   int items) {
+  with_tile_shape(threads, items, "tile_scan", [&](auto bs, auto it) {
+    if (in.extent(0) == 0) return;
+    if (kind == ScanKind::inclusive)
+      tile_scan_layer<decltype(bs)::value, decltype(it)::value, true>(exec, in, out);
+    else
+      tile_scan_layer<decltype(bs)::value, decltype(it)::value, false>(exec, in, out);
+  });
+}
+template <class ExecSpace, class InView, class OutView>
+void tile_reduce_run(const ExecSpace& exec, const InView& in, const OutView& out, int threads, int items) {
+  with_tile_shape(threads, items, "tile_reduce", [&](auto bs, auto it) {
+    if (in.extent(0) == 0) return;
+    tile_reduce_layer<decltype(bs)::value, decltype(it)::value>(exec, in, out);
+  });
+}
+template <class ExecSpace, class InView, class OutView>
+void tile_warp_scan_run(const ExecSpace& exec, const InView& in, const OutView& out, int threads) {
+  with_warp_block(threads, "tile_warp_scan", [&](auto bs) {
+    if (in.extent(0) == 0) return;
+    tile_warp_scan_layer<decltype(bs)::value>(exec, in, out);
+  });
+}
+template <class ExecSpace, class InView, class OutView>
+void tile_exchange_run(const ExecSpace& exec, ExchangeVariant v, const InView& in, const OutView& out, int threads,
+                       int items) {
+  with_tile_shape(threads, items, "tile_exchange", [&](auto bs, auto it) {
+    if (in.extent(0) == 0) return;
+    constexpr int BS = decltype(bs)::value, I = decltype(it)::value;
+    if (v == ExchangeVariant::warp_transpose)
+      tile_exchange_layer<BS, I, ExchangeVariant::warp_transpose>(exec, in, out);
+    else
+      tile_exchange_layer<BS, I, ExchangeVariant::transpose>(exec, in, out);
+  });
+}
+
 }  // namespace detail
 
 /// Scans (sums) each tile of threads*items consecutive elements of in into
@@ -285,13 +325,9 @@ void tile_scan(const ExecSpace& exec, ScanKind kind, const InView& in, const Out
       native::cuda::tile_scan(kind, in.data(), out.data(), in.extent(0), threads, items, stream);
     });
   }
-  detail::with_tile_shape(threads, items, "tile_scan", [&](auto bs, auto it) {
-    if (in.extent(0) == 0) return;
-    if (kind == ScanKind::inclusive)
-      detail::tile_scan_layer<decltype(bs)::value, decltype(it)::value, true>(exec, in, out);
-    else
-      detail::tile_scan_layer<decltype(bs)::value, decltype(it)::value, false>(exec, in, out);
-  });
+  detail::map_layouts_1d([&](const auto& i, const auto& o) {
+    detail::tile_scan_run(exec, kind, detail::const_view(i), o, threads, items);
+  }, in, out);
 }
 
 /// out(k) = the sum of tile k of in (threads*items elements; the last tile
@@ -313,10 +349,9 @@ void tile_reduce(const ExecSpace& exec, const InView& in, const OutView& out, in
     return detail::tile_native(exec, in, out, "tile_reduce", [&](auto stream) {
       native::cuda::tile_reduce(in.data(), out.data(), in.extent(0), threads, items, stream);
     });
-  detail::with_tile_shape(threads, items, "tile_reduce", [&](auto bs, auto it) {
-    if (in.extent(0) == 0) return;
-    detail::tile_reduce_layer<decltype(bs)::value, decltype(it)::value>(exec, in, out);
-  });
+  detail::map_layouts_1d([&](const auto& i, const auto& o) {
+    detail::tile_reduce_run(exec, detail::const_view(i), o, threads, items);
+  }, in, out);
 }
 
 /// Inclusive sum over each warp of blocks of `threads` threads (256, or 80:
@@ -334,10 +369,9 @@ void tile_warp_scan(const ExecSpace& exec, const InView& in, const OutView& out,
     return detail::tile_native(exec, in, out, "tile_warp_scan", [&](auto stream) {
       native::cuda::tile_warp_scan(in.data(), out.data(), in.extent(0), threads, stream);
     });
-  detail::with_warp_block(threads, "tile_warp_scan", [&](auto bs) {
-    if (in.extent(0) == 0) return;
-    detail::tile_warp_scan_layer<decltype(bs)::value>(exec, in, out);
-  });
+  detail::map_layouts_1d([&](const auto& i, const auto& o) {
+    detail::tile_warp_scan_run(exec, detail::const_view(i), o, threads);
+  }, in, out);
 }
 
 /// out = in through BlockExchange's load (striped -> blocked) and store
@@ -360,14 +394,40 @@ void tile_exchange(const ExecSpace& exec, ExchangeVariant v, const InView& in, c
       native::cuda::tile_exchange(v, in.data(), out.data(), in.extent(0), threads, items, stream);
     });
   }
-  detail::with_tile_shape(threads, items, "tile_exchange", [&](auto bs, auto it) {
-    if (in.extent(0) == 0) return;
-    constexpr int BS = decltype(bs)::value, I = decltype(it)::value;
-    if (v == ExchangeVariant::warp_transpose)
-      detail::tile_exchange_layer<BS, I, ExchangeVariant::warp_transpose>(exec, in, out);
-    else
-      detail::tile_exchange_layer<BS, I, ExchangeVariant::transpose>(exec, in, out);
-  });
+  detail::map_layouts_1d([&](const auto& i, const auto& o) {
+    detail::tile_exchange_run(exec, v, detail::const_view(i), o, threads, items);
+  }, in, out);
 }
 
 }  // namespace scratchkit
+
+/// The tile kernels' entry points for execution space E, element type T, layout L (detail/eti.hpp).
+#define SCRATCHKIT_ETI_TILE_VIEWS(T, L, E) \
+  const scratchkit::detail::EtiView<const T, 1, L, E>&, const scratchkit::detail::EtiView<T, 1, L, E>&
+#define SCRATCHKIT_ETI_TILE_ARGS(T, L, E) \
+  E, scratchkit::detail::EtiView<const T, 1, L, E>, scratchkit::detail::EtiView<T, 1, L, E>
+#define SCRATCHKIT_ETI_TILES(PREFIX, E, T, L)                                                                    \
+  PREFIX template void scratchkit::detail::tile_scan_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(                    \
+      const E&, scratchkit::ScanKind, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int);                            \
+  PREFIX template void scratchkit::detail::tile_reduce_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(                  \
+      const E&, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int);                                                  \
+  PREFIX template void scratchkit::detail::tile_warp_scan_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(               \
+      const E&, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int);
+/// tile_exchange takes int32 and double only.
+#define SCRATCHKIT_ETI_TILE_EXCHANGE(PREFIX, E, T, L)                                                            \
+  PREFIX template void scratchkit::detail::tile_exchange_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(                \
+      const E&, scratchkit::ExchangeVariant, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int);
+#if SCRATCHKIT_ETI
+#define SCRATCHKIT_ETI_TILES_EXTERN(E, T, L) SCRATCHKIT_ETI_TILES(extern, E, T, L)
+#define SCRATCHKIT_ETI_TILE_EXCHANGE_EXTERN(E, T, L) SCRATCHKIT_ETI_TILE_EXCHANGE(extern, E, T, L)
+#define SCRATCHKIT_ETI_TILES_SPACE(E)                                          \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_TILES_EXTERN, E, std::int32_t)         \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_TILES_EXTERN, E, float)                \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_TILES_EXTERN, E, double)               \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_TILE_EXCHANGE_EXTERN, E, std::int32_t) \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_TILE_EXCHANGE_EXTERN, E, double)
+SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_TILES_SPACE)
+#undef SCRATCHKIT_ETI_TILES_SPACE
+#undef SCRATCHKIT_ETI_TILE_EXCHANGE_EXTERN
+#undef SCRATCHKIT_ETI_TILES_EXTERN
+#endif

@@ -2,6 +2,7 @@
 /// GEMM on the layer: C = alpha*A*B + beta*C (native twin: src/cuda/gemm.cu).
 #pragma once
 
+#include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
@@ -759,10 +760,28 @@ void gemm(const ExecSpace& exec, GemmVariant variant, typename CV::non_const_val
   // A column-major C = A*B is the row-major C^T = B^T * A^T on the same memory (layout_map.hpp).
   detail::map_layouts("gemm", backend, {"A", "B", "C"}, [&](auto reversed, const auto& a, const auto& b, const auto& c) {
     if constexpr (decltype(reversed)::value)
-      detail::gemm_run(exec, variant, alpha, b, a, beta, c, backend);
+      detail::gemm_run(exec, variant, alpha, detail::const_view(b), detail::const_view(a), beta, c, backend);
     else
-      detail::gemm_run(exec, variant, alpha, a, b, beta, c, backend);
+      detail::gemm_run(exec, variant, alpha, detail::const_view(a), detail::const_view(b), beta, c, backend);
   }, A, B, C);
 }
 
 }  // namespace scratchkit
+
+/// gemm's entry point for execution space E, element type T, layout L (detail/eti.hpp).
+#define SCRATCHKIT_ETI_GEMM(PREFIX, E, T, L)                                                                     \
+  PREFIX template void scratchkit::detail::gemm_run<E, scratchkit::detail::EtiView<const T, 2, L, E>,           \
+                                                     scratchkit::detail::EtiView<const T, 2, L, E>,             \
+                                                     scratchkit::detail::EtiView<T, 2, L, E>>(                   \
+      const E&, scratchkit::GemmVariant, T, const scratchkit::detail::EtiView<const T, 2, L, E>&,                \
+      const scratchkit::detail::EtiView<const T, 2, L, E>&, T, const scratchkit::detail::EtiView<T, 2, L, E>&,   \
+      scratchkit::Backend);
+#if SCRATCHKIT_ETI
+#define SCRATCHKIT_ETI_GEMM_EXTERN(E, T, L) SCRATCHKIT_ETI_GEMM(extern, E, T, L)
+#define SCRATCHKIT_ETI_GEMM_SPACE(E)                       \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_GEMM_EXTERN, E, float) \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_GEMM_EXTERN, E, double)
+SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_GEMM_SPACE)
+#undef SCRATCHKIT_ETI_GEMM_SPACE
+#undef SCRATCHKIT_ETI_GEMM_EXTERN
+#endif

@@ -40,6 +40,7 @@
 /// repeated verbatim in the native twin.
 #pragma once
 
+#include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/vector_load.hpp>
@@ -288,7 +289,27 @@ void histogram(const ExecSpace& exec, HistogramVariant variant, const ValuesView
     throw UnsupportedError(std::string("scratchkit::histogram: variant ") + name(variant) +
                            " is not implemented on the layer");
   const auto plan = detail::histogram_layer_plan(exec, variant, n, hb.bins);  // may throw: before any launch
-  detail::histogram_layer_run(exec, variant, values, hb, counts, plan);
+  detail::map_layouts_1d([&](const auto& v, const auto& c) {
+    detail::histogram_layer_run(exec, variant, detail::const_view(v), hb, c, plan);
+  }, values, counts);
 }
 
 }  // namespace scratchkit
+
+/// histogram's entry point for execution space E, value type T, layout L (detail/eti.hpp).
+#define SCRATCHKIT_ETI_HISTOGRAM(PREFIX, E, T, L)                                                                  \
+  PREFIX template void scratchkit::detail::histogram_layer_run<E, scratchkit::detail::EtiView<const T, 1, L, E>,  \
+                                                               scratchkit::detail::EtiView<std::uint32_t, 1, L, E>>( \
+      const E&, scratchkit::HistogramVariant, const scratchkit::detail::EtiView<const T, 1, L, E>&,                \
+      const scratchkit::detail::HistogramBins<scratchkit::detail::histogram_compute_t<T>>&,                        \
+      const scratchkit::detail::EtiView<std::uint32_t, 1, L, E>&, const scratchkit::detail::HistogramPlan&);
+#if SCRATCHKIT_ETI
+#define SCRATCHKIT_ETI_HISTOGRAM_EXTERN(E, T, L) SCRATCHKIT_ETI_HISTOGRAM(extern, E, T, L)
+#define SCRATCHKIT_ETI_HISTOGRAM_SPACE(E)                              \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_HISTOGRAM_EXTERN, E, float)   \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_HISTOGRAM_EXTERN, E, double)  \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_HISTOGRAM_EXTERN, E, std::int32_t)
+SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_HISTOGRAM_SPACE)
+#undef SCRATCHKIT_ETI_HISTOGRAM_SPACE
+#undef SCRATCHKIT_ETI_HISTOGRAM_EXTERN
+#endif

@@ -25,6 +25,7 @@
 /// call); the result is copied to the host once.
 #pragma once
 
+#include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/detail/vector_load.hpp>
@@ -365,6 +366,20 @@ typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceV
   return result;
 }
 
+/// reduce's entry point on the layer: x mapped by reduce() (detail/eti.hpp).
+template <class ExecSpace, class XView>
+typename XView::non_const_value_type reduce_run(const ExecSpace& exec, ReduceVariant variant, ReduceOp op,
+                                                const XView& x) {
+  using T = typename XView::non_const_value_type;
+  T result{};
+  with_reducer<T>(op, [&](auto r) {
+    using R = decltype(r);
+    result  = x.extent(0) == 0 ? R::identity()
+                               : reduce_layer<R>(exec, variant, x, reduce_device_fill<ReduceDefaultBlocking>(exec));
+  });
+  return result;
+}
+
 }  // namespace detail
 
 /// Number of tree passes ReduceVariant::tree makes over n elements (1 + one per 512x shrink).
@@ -455,14 +470,25 @@ typename XView::non_const_value_type reduce(const ExecSpace& exec, ReduceVariant
 #endif
     return result;
   }
-  detail::with_reducer<T>(op, [&](auto r) {
-    using R = decltype(r);
-    result  = x.extent(0) == 0 ? R::identity()
-                               : detail::reduce_layer<R>(
-                                     exec, variant, x,
-                                     detail::reduce_device_fill<detail::ReduceDefaultBlocking>(exec));
-  });
+  detail::map_layouts_1d([&](const auto& xv) { result = detail::reduce_run(exec, variant, op, detail::const_view(xv)); },
+                         x);
   return result;
 }
 
 }  // namespace scratchkit
+
+/// reduce's entry point for execution space E, element type T, layout L (detail/eti.hpp).
+#define SCRATCHKIT_ETI_REDUCE(PREFIX, E, T, L)                                                      \
+  PREFIX template T scratchkit::detail::reduce_run<E, scratchkit::detail::EtiView<const T, 1, L, E>>( \
+      const E&, scratchkit::ReduceVariant, scratchkit::ReduceOp, const scratchkit::detail::EtiView<const T, 1, L, E>&);
+#if SCRATCHKIT_ETI
+#define SCRATCHKIT_ETI_REDUCE_EXTERN(E, T, L) SCRATCHKIT_ETI_REDUCE(extern, E, T, L)
+#define SCRATCHKIT_ETI_REDUCE_SPACE(E)                                    \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_REDUCE_EXTERN, E, std::int32_t) \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_REDUCE_EXTERN, E, std::int64_t) \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_REDUCE_EXTERN, E, float)        \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_REDUCE_EXTERN, E, double)
+SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_REDUCE_SPACE)
+#undef SCRATCHKIT_ETI_REDUCE_SPACE
+#undef SCRATCHKIT_ETI_REDUCE_EXTERN
+#endif

@@ -2,6 +2,7 @@
 /// 1-D stencil of radius R on the layer (native twin: src/cuda/stencil_1d.cu).
 #pragma once
 
+#include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/layout_map.hpp>
@@ -263,6 +264,38 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
   });
 }
 
+/// stencil_1d's entry point on the layer: the Views mapped by stencil_1d() (detail/eti.hpp).
+template <class ExecSpace, class InView, class WView, class OutView>
+void stencil_1d_run(const ExecSpace& exec, Stencil1DVariant variant, const InView& in, const WView& w,
+                    const OutView& out) {
+  if (in.extent(0) == 0) return;  // nothing to compute: no launch (an empty grid is an error)
+  try {
+    switch (variant) {
+      case Stencil1DVariant::halo_tile: detail::stencil_1d_halo_tile(exec, in, w, out); return;
+      case Stencil1DVariant::vectorized:
+        if constexpr (16 % sizeof(typename OutView::non_const_value_type) == 0) {
+          detail::stencil_1d_vectorized(exec, in, w, out);
+          return;
+        }
+        break;
+      default: break;
+    }
+  } catch (const LaunchError& e) {
+    // The block's scratch holds a tile of 256 + 2R values and the 2R + 1 weights:
+    // a radius too large for this launch path's level 0 ends here, named.
+    std::ostringstream os;
+    os << "scratchkit::stencil_1d (" << name(variant) << "): radius " << (w.extent(0) - 1) / 2
+       << " (" << w.extent(0) << " weights) does not fit this backend's block scratch, which holds a block's "
+       << "values, 2R halo values and the 2R + 1 weights; call it with a smaller radius"
+#if defined(KOKKOS_ENABLE_CUDA) && !SCRATCHKIT_KOKKOS_CUDA_DRIVER
+       << ", or build with -DSCRATCHKIT_KOKKOS_CUDA_DRIVER=ON for the device's whole shared memory"
+#endif
+       << ". " << e.what();
+    throw LaunchError(os.str());
+  }
+  throw UnsupportedError(std::string("scratchkit::stencil_1d: variant ") + name(variant) +
+                         " is not implemented on the layer");
+}
 }  // namespace detail
 
 /// out(i) = sum_{j=0}^{2R} w(j) * in(i + j - R), with in(k) = 0 outside
@@ -317,35 +350,28 @@ void stencil_1d(const ExecSpace& exec, Stencil1DVariant variant, const InView& i
 #endif
     return;
   }
-  if (in.extent(0) == 0) return;  // nothing to compute: no launch (an empty grid is an error)
-  try {
-    switch (variant) {
-      case Stencil1DVariant::halo_tile: detail::stencil_1d_halo_tile(exec, in, w, out); return;
-      case Stencil1DVariant::vectorized:
-        if constexpr (16 % sizeof(typename OutView::non_const_value_type) == 0) {
-          detail::stencil_1d_vectorized(exec, in, w, out);
-          return;
-        }
-        break;
-      default: break;
-    }
-  } catch (const LaunchError& e) {
-    // The block's scratch holds a tile of 256 + 2R values and the 2R + 1 weights:
-    // a radius too large for this launch path's level 0 ends here, named.
-    std::ostringstream os;
-    os << "scratchkit::stencil_1d (" << name(variant) << "): radius " << (w.extent(0) - 1) / 2
-       << " (" << w.extent(0) << " weights) does not fit this backend's block scratch, which holds a block's "
-       << "values, 2R halo values and the 2R + 1 weights; call it with a smaller radius"
-#if defined(KOKKOS_ENABLE_CUDA) && !SCRATCHKIT_KOKKOS_CUDA_DRIVER
-       << ", or build with -DSCRATCHKIT_KOKKOS_CUDA_DRIVER=ON for the device's whole shared memory"
-#endif
-       << ". " << e.what();
-    throw LaunchError(os.str());
-  }
-  throw UnsupportedError(std::string("scratchkit::stencil_1d: variant ") + name(variant) +
-                         " is not implemented on the layer");
+  detail::map_layouts_1d([&](const auto& i, const auto& wv, const auto& o) {
+    detail::stencil_1d_run(exec, variant, detail::const_view(i), detail::const_view(wv), o);
+  }, in, w, out);
 }
 
 }  // namespace scratchkit
+
+/// stencil_1d's entry point for execution space E, element type T, layout L (detail/eti.hpp).
+#define SCRATCHKIT_ETI_STENCIL_1D(PREFIX, E, T, L)                                                                \
+  PREFIX template void scratchkit::detail::stencil_1d_run<E, scratchkit::detail::EtiView<const T, 1, L, E>,      \
+                                                          scratchkit::detail::EtiView<const T, 1, L, E>,          \
+                                                          scratchkit::detail::EtiView<T, 1, L, E>>(               \
+      const E&, scratchkit::Stencil1DVariant, const scratchkit::detail::EtiView<const T, 1, L, E>&,               \
+      const scratchkit::detail::EtiView<const T, 1, L, E>&, const scratchkit::detail::EtiView<T, 1, L, E>&);
+#if SCRATCHKIT_ETI
+#define SCRATCHKIT_ETI_STENCIL_1D_EXTERN(E, T, L) SCRATCHKIT_ETI_STENCIL_1D(extern, E, T, L)
+#define SCRATCHKIT_ETI_STENCIL_1D_SPACE(E)                       \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_STENCIL_1D_EXTERN, E, float) \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_STENCIL_1D_EXTERN, E, double)
+SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_STENCIL_1D_SPACE)
+#undef SCRATCHKIT_ETI_STENCIL_1D_SPACE
+#undef SCRATCHKIT_ETI_STENCIL_1D_EXTERN
+#endif
 
 #undef SCRATCHKIT_STENCIL1D_UNROLL

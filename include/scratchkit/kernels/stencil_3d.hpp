@@ -2,6 +2,7 @@
 /// 3-D 7-point stencil (one Jacobi/heat step) on the layer (native twin: src/cuda/stencil_3d.cu).
 #pragma once
 
+#include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
@@ -655,10 +656,26 @@ void stencil_3d_7pt(const ExecSpace& exec, Stencil3DVariant variant, const InVie
   // column-major Views is the stencil on the row-major Views of the same memory with the axes reversed
   // (layout_map.hpp; only the order of the neighbour sum follows the memory, see above).
   detail::map_layouts("stencil_3d_7pt", backend, {"in", "out"}, [&](auto, const auto& i, const auto& o) {
-    detail::stencil_3d_run(exec, variant, i, o, c0, c1, backend);
+    detail::stencil_3d_run(exec, variant, detail::const_view(i), o, c0, c1, backend);
   }, in, out);
 }
 
 }  // namespace scratchkit
+
+/// stencil_3d_7pt's entry point for execution space E, element type T, layout L (detail/eti.hpp).
+#define SCRATCHKIT_ETI_STENCIL_3D(PREFIX, E, T, L)                                                                 \
+  PREFIX template void scratchkit::detail::stencil_3d_run<E, scratchkit::detail::EtiView<const T, 3, L, E>,       \
+                                                          scratchkit::detail::EtiView<T, 3, L, E>>(                \
+      const E&, scratchkit::Stencil3DVariant, const scratchkit::detail::EtiView<const T, 3, L, E>&,                \
+      const scratchkit::detail::EtiView<T, 3, L, E>&, T, T, scratchkit::Backend);
+#if SCRATCHKIT_ETI
+#define SCRATCHKIT_ETI_STENCIL_3D_EXTERN(E, T, L) SCRATCHKIT_ETI_STENCIL_3D(extern, E, T, L)
+#define SCRATCHKIT_ETI_STENCIL_3D_SPACE(E)                       \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_STENCIL_3D_EXTERN, E, float) \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_STENCIL_3D_EXTERN, E, double)
+SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_STENCIL_3D_SPACE)
+#undef SCRATCHKIT_ETI_STENCIL_3D_SPACE
+#undef SCRATCHKIT_ETI_STENCIL_3D_EXTERN
+#endif
 
 #undef SCRATCHKIT_STENCIL3D_UNROLL

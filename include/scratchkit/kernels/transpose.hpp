@@ -2,6 +2,7 @@
 /// Matrix transpose on the layer: out(c, r) = in(r, c) (native twin: src/cuda/transpose.cu).
 #pragma once
 
+#include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
@@ -295,8 +296,24 @@ void transpose(const ExecSpace& exec, TransposeVariant variant, const InView& in
   // The transpose of column-major data is the transpose of the row-major Views of the same memory:
   // out^T (rows x cols) = (in^T)^T with in^T cols x rows (layout_map.hpp); the result is the same.
   detail::map_layouts("transpose", backend, {"in", "out"}, [&](auto, const auto& i, const auto& o) {
-    detail::transpose_run(exec, variant, i, o, backend);
+    detail::transpose_run(exec, variant, detail::const_view(i), o, backend);
   }, in, out);
 }
 
 }  // namespace scratchkit
+
+/// transpose's entry point for execution space E, element type T, layout L (detail/eti.hpp).
+#define SCRATCHKIT_ETI_TRANSPOSE(PREFIX, E, T, L)                                                             \
+  PREFIX template void scratchkit::detail::transpose_run<E, scratchkit::detail::EtiView<const T, 2, L, E>,   \
+                                                         scratchkit::detail::EtiView<T, 2, L, E>>(            \
+      const E&, scratchkit::TransposeVariant, const scratchkit::detail::EtiView<const T, 2, L, E>&,           \
+      const scratchkit::detail::EtiView<T, 2, L, E>&, scratchkit::Backend);
+#if SCRATCHKIT_ETI
+#define SCRATCHKIT_ETI_TRANSPOSE_EXTERN(E, T, L) SCRATCHKIT_ETI_TRANSPOSE(extern, E, T, L)
+#define SCRATCHKIT_ETI_TRANSPOSE_SPACE(E)                       \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_TRANSPOSE_EXTERN, E, float) \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_TRANSPOSE_EXTERN, E, double)
+SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_TRANSPOSE_SPACE)
+#undef SCRATCHKIT_ETI_TRANSPOSE_SPACE
+#undef SCRATCHKIT_ETI_TRANSPOSE_EXTERN
+#endif

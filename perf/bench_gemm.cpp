@@ -123,7 +123,11 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
 
 void add_gemm_cases(const Config& c, std::vector<Case>& cases) {
   std::vector<int> sizes = c.full ? std::vector<int>{4096, 8192} : std::vector<int>{160};
-  if (c.sweep) sizes.insert(sizes.begin(), {128, 256, 512, 1024, 2048});
+  if (c.sweep) {  // the small sizes first (a new vector: g++ 13 warns falsely on insert at begin())
+    std::vector<int> all{128, 256, 512, 1024, 2048};
+    all.insert(all.end(), sizes.begin(), sizes.end());
+    sizes = all;
+  }
   if (c.sweep && !c.full) sizes = {32, 64, 128, 160};
   for (int n : sizes) {
     add<float>(c, cases, n);

@@ -7,8 +7,8 @@
 namespace scratchkit {
 namespace perf {
 
-/// Spins one thread for `ns` nanoseconds of the GPU's global timer.
-__global__ inline void hold_stream(unsigned long long ns) {
+/// Spins one thread for `ns` nanoseconds of the GPU's global timer (static: nvcc ignores inline on a kernel).
+static __global__ void hold_stream(unsigned long long ns) {
   unsigned long long t0, t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
   do {

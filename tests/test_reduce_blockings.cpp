@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Grid-stride reductions in blockings other than the default, against the host reference.
+// A unit of its own: these calls reach the kernels' internals (detail::reduce_layer), which the
+// library's explicit instantiations do not cover, so they compile here (docs/user-guide.md,
+// "Compiled kernels"). Bounds as in test_reduce.cpp.
+#include "test_support.hpp"
+
+#include <scratchkit/check/reference.hpp>
+#include <scratchkit/kernels/reduce.hpp>
+
+#include <catch2/catch_template_test_macros.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstdint>
+#include <utility>
+
+using namespace scratchkit;
+
+namespace {
+
+/// Every result of the grid-stride variants in blocking Bk (not the default:
+/// other threads, loads, hints) on misaligned subviews, on `fill` blocks.
+/// The bound: the depth of Bk's tree, as reduce_error_depth derives it for the
+/// default (a thread's lane chain of Bk::loads-vector steps + 2, its lanes,
+/// the block: log2(threads) levels and one atomic per block, or warp + warps
+/// (5 + 5) and the pass over the partials); 64 more levels cover any Bk here.
+template <class Exec, class T, class Bk>
+void check_blocking(std::size_t n, std::size_t off, long long fill) {
+  const auto seed = test::case_seed(n, off + 4 * fill, 70 + sizeof(T) + Bk::threads + Bk::loads);
+  CAPTURE(n, off, fill, seed, Exec::name(), sizeof(T), Bk::threads, Bk::loads, Bk::min_blocks);
+  Kokkos::View<T*, typename Exec::memory_space> base("base", n + 3);
+  auto hb = Kokkos::create_mirror(base);
+  test::fill_random(hb, seed);
+  Kokkos::deep_copy(base, hb);
+  const auto x = Kokkos::subview(base, std::make_pair(off, off + n));
+  const int grid = detail::reduce_grid<Bk>(n, sizeof(T), fill);
+  const long long chain = detail::reduce_lane_chain<Bk>(n, sizeof(T), grid) + 2 + 64;
+  const long long depth = chain + grid + detail::reduce_lane_chain<Bk>(static_cast<std::size_t>(grid), sizeof(T), 1);
+  for (auto v : {ReduceVariant::grid_stride_atomic, ReduceVariant::warp_shuffle})
+    for (auto op : {ReduceOp::sum, ReduceOp::max}) {  // min: max's code path (fewer kernels to compile)
+      CAPTURE(name(v), name(op));
+      T got{};
+      detail::with_reducer<T>(op, [&](auto red) { got = detail::reduce_layer<decltype(red), Bk>(Exec(), v, x, fill); });
+      const auto res = check::reduce<T>(op, hb.data() + off, n, got, depth);
+      CAPTURE(got, res.worst, depth);
+      CHECK(res.bad == 0);
+    }
+}
+
+template <class Exec, class Bk>
+void check_blocking_all(std::size_t n, std::size_t off, long long fill) {
+  check_blocking<Exec, std::int32_t, Bk>(n, off, fill);
+  check_blocking<Exec, std::int64_t, Bk>(n, off, fill);
+  check_blocking<Exec, float, Bk>(n, off, fill);
+  check_blocking<Exec, double, Bk>(n, off, fill);
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("Grid-stride reductions in other blockings match the host reference", "[reduce][layer]",
+                        test::Spaces) {
+  using Exec = TestType;
+  using detail::LoadHint;
+  using detail::ReduceBlocking;
+  for (long long fill : {1, 3, 1056})
+    for (std::size_t n : {1, 7, 4097, 65537, 262147})
+      for (std::size_t off : {0, 1, 3}) {
+        check_blocking_all<Exec, ReduceBlocking<512, 2, 4, LoadHint::no_allocate>>(n, off, fill);
+        check_blocking_all<Exec, ReduceBlocking<1024, 1, 2, LoadHint::l2_256>>(n, off, fill);
+        check_blocking_all<Exec, ReduceBlocking<64, 3, 8, LoadHint::evict_first>>(n, off, fill);
+      }
+}

@@ -182,25 +182,23 @@ void map_layouts_1d(F&& f, const V&... v) {
 template <class F, class... V>
 void map_layouts(const char* kernel, Backend backend, const std::array<const char*, sizeof...(V)>& names, F&& f,
                  const V&... v) {
-  {
-    if ((is_dense_order<false>(v) && ...))
-      return f(std::false_type{}, row_major_view<false>(v, std::make_index_sequence<V::rank>{})...);
-    if ((is_dense_order<true>(v) && ...))
-      return f(std::true_type{}, row_major_view<true>(v, std::make_index_sequence<V::rank>{})...);
-    if (backend == Backend::native) {
-      std::ostringstream os;
-      os << "scratchkit::" << kernel
-         << ": Backend::native needs the Views all contiguous row-major or all contiguous column-major "
-            "(docs/layouts.md); got";
-      std::size_t i = 0;
-      ((os << (i ? "; " : " ") << describe_view(v, names[i]), ++i), ...);
-      throw UnsupportedError(os.str());
-    }
-    constexpr int last = static_cast<int>(sizeof...(V) > 0 ? std::max({static_cast<int>(V::rank)...}) : 1) - 1;
-    if (!(unit_axis(v, last) && ...) && (unit_axis(v, 0) && ...))
-      return f(std::true_type{}, strided_view<true>(v)...);
-    f(std::false_type{}, strided_view<false>(v)...);
+  if ((is_dense_order<false>(v) && ...))
+    return f(std::false_type{}, row_major_view<false>(v, std::make_index_sequence<V::rank>{})...);
+  if ((is_dense_order<true>(v) && ...))
+    return f(std::true_type{}, row_major_view<true>(v, std::make_index_sequence<V::rank>{})...);
+  if (backend == Backend::native) {
+    std::ostringstream os;
+    os << "scratchkit::" << kernel
+       << ": Backend::native needs the Views all contiguous row-major or all contiguous column-major "
+          "(docs/layouts.md); got";
+    std::size_t i = 0;
+    ((os << (i ? "; " : " ") << describe_view(v, names[i]), ++i), ...);
+    throw UnsupportedError(os.str());
   }
+  constexpr int last = static_cast<int>(sizeof...(V) > 0 ? std::max({static_cast<int>(V::rank)...}) : 1) - 1;
+  if (!(unit_axis(v, last) && ...) && (unit_axis(v, 0) && ...))
+    return f(std::true_type{}, strided_view<true>(v)...);
+  f(std::false_type{}, strided_view<false>(v)...);
 }
 
 }  // namespace detail

@@ -21,10 +21,10 @@ namespace {
 // Fills the whole dynamic pool and reads it back after a barrier; out(blk)
 // gets 1 (the block ran) plus its mismatches, so a zeroed out must read 1
 // per block afterwards. Used to run launches with large pools.
-template <class Exec, class Bounds = NoLaunchBounds>
+template <class Exec, class Bounds = NoLaunchBounds, ScratchFallback MaxFallback = ScratchFallback::level1>
 void fill_pool(const Kokkos::View<int*, typename Exec::memory_space>& out, const LaunchParams& p) {
   using B = Block<Exec>;
-  launch<Bounds>(Exec(), "test::fill_pool", p, KOKKOS_LAMBDA(const B& b) {
+  launch<Bounds, MaxFallback>(Exec(), "test::fill_pool", p, KOKKOS_LAMBDA(const B& b) {
     auto pool   = DynamicSharedArray<int>::get(b);
     const int n = b.num_threads();
     const int m = static_cast<int>(pool.size());
@@ -86,6 +86,14 @@ TEMPLATE_LIST_TEST_CASE("Level-1 fallback runs a pool larger than level 0", "[la
   Kokkos::View<int*, typename Exec::memory_space> out("out", 3);
   fill_pool<Exec>(out, p);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  for (int i = 0; i < 3; ++i) CHECK(h(i) == 1);
+  // A body compiled for level 0 only refuses the same request, and still runs within level 0.
+  CHECK_THROWS_WITH((fill_pool<Exec, NoLaunchBounds, ScratchFallback::none>(out, p)),
+                    ContainsSubstring("compiled for level-0 scratch only"));
+  Kokkos::deep_copy(out, 0);
+  fill_pool<Exec, NoLaunchBounds, ScratchFallback::none>(
+      out, LaunchParams(Dim3(3), Dim3(128)).shared_mem_bytes(avail / 8 * 4).fallback(ScratchFallback::level1));
+  h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   for (int i = 0; i < 3; ++i) CHECK(h(i) == 1);
 }
 

@@ -177,10 +177,11 @@ const GemmVariant gemm_variants[] = {GemmVariant::naive, GemmVariant::tiled, Gem
                                      GemmVariant::register_blocked};
 
 
-/// C = alpha*A*B + beta*C0 with A, B, C of kinds ka, kb, kc on `backend`; returns C row-major, checks the
-/// reference bound and that nothing outside the Views changed.
-template <class Exec, class T>
-std::vector<T> gemm_on(GemmVariant v, Kind ka, Kind kb, Kind kc, int M, int N, int K, Backend backend = Backend::layer) {
+/// C = alpha*A*B + beta*C0 with A, B, C of kinds KA, KB, KC on `backend`; returns C row-major, checks the
+/// reference bound and that nothing outside the Views changed. The kinds are template arguments so that
+/// a unit instantiates only the combinations it runs.
+template <class Exec, class T, Kind KA, Kind KB, Kind KC>
+std::vector<T> gemm_on(GemmVariant v, int M, int N, int K, Backend backend = Backend::layer) {
   using Mem       = typename Exec::memory_space;
   const auto seed = test::case_seed(M, N, K);
   const T alpha = T(1.25), beta = T(-0.5);
@@ -188,27 +189,31 @@ std::vector<T> gemm_on(GemmVariant v, Kind ka, Kind kb, Kind kc, int M, int N, i
   const auto hB = random_values<T>(static_cast<std::size_t>(K) * N, seed + 1);
   const auto hC = random_values<T>(static_cast<std::size_t>(M) * N, seed + 2);
   Placed<T, 2, Mem> pa, pb, pc;
-  std::vector<T> out;
+  const auto A = pa.template view<KA>({M, K});
+  const auto B = pb.template view<KB>({K, N});
+  const auto C = pc.template view<KC>({M, N});
+  pa.put(hA);
+  pb.put(hB);
+  pc.put(hC);
+  gemm(Exec(), v, alpha, A, B, beta, C, backend);
+  Exec().fence();
   std::size_t outside = 0;
-  with_kind(ka, [&](auto KA) {
-    with_kind(kb, [&](auto KB) {
-      with_kind(kc, [&](auto KC) {
-        const auto A = pa.template view<decltype(KA)::value>({M, K});
-        const auto B = pb.template view<decltype(KB)::value>({K, N});
-        const auto C = pc.template view<decltype(KC)::value>({M, N});
-        pa.put(hA);
-        pb.put(hB);
-        pc.put(hC);
-        gemm(Exec(), v, alpha, A, B, beta, C, backend);
-        Exec().fence();
-        out = pc.get(&outside);
-      });
-    });
-  });
+  const std::vector<T> out = pc.get(&outside);
   const auto res = check::gemm<T>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
   CAPTURE(res.worst, outside);
   CHECK(res.bad == 0);
   CHECK(outside == 0);
+  return out;
+}
+
+/// gemm_on with A, B and C all of kind k.
+template <class Exec, class T>
+std::vector<T> gemm_on(GemmVariant v, Kind k, int M, int N, int K, Backend backend = Backend::layer) {
+  std::vector<T> out;
+  with_kind(k, [&](auto KK) {
+    constexpr Kind S = decltype(KK)::value;
+    out = gemm_on<Exec, T, S, S, S>(v, M, N, K, backend);
+  });
   return out;
 }
 
@@ -221,18 +226,18 @@ void gemm_layouts() {
   for (auto v : gemm_variants)
     for (const auto& s : gemm_sizes) {
       CAPTURE(name(v), s[0], s[1], s[2], sizeof(T), Exec::name());
-      const auto ref = gemm_on<Exec, T>(v, Kind::right, Kind::right, Kind::right, s[0], s[1], s[2]);
+      const auto ref = gemm_on<Exec, T>(v, Kind::right, s[0], s[1], s[2]);
       for (const Kind k : all_kinds) {
         CAPTURE(kind_name(k));
-        const auto got = gemm_on<Exec, T>(v, k, k, k, s[0], s[1], s[2]);
+        const auto got = gemm_on<Exec, T>(v, k, s[0], s[1], s[2]);
         // Each C element is the same k-ordered sum of the same products on every layout (a product's
         // operands only swap places on the reversed axes), except in the FP64 mma's hardware order.
         if (!(v == GemmVariant::register_blocked && detail::gemm_on_fp64_tensor_cores<Exec, T>()))
           CHECK(same_bits(got, ref));
       }
       // Mixed layouts: no mapping, the general strided path.
-      gemm_on<Exec, T>(v, Kind::left, Kind::right, Kind::sub_right, s[0], s[1], s[2]);
-      gemm_on<Exec, T>(v, Kind::right, Kind::sub_left, Kind::left, s[0], s[1], s[2]);
+      gemm_on<Exec, T, Kind::left, Kind::right, Kind::sub_right>(v, s[0], s[1], s[2]);
+      gemm_on<Exec, T, Kind::right, Kind::sub_left, Kind::left>(v, s[0], s[1], s[2]);
     }
 }
 
@@ -240,30 +245,37 @@ void gemm_layouts() {
 
 const Stencil3DVariant stencil3d_variants[] = {Stencil3DVariant::tile_2d_halo, Stencil3DVariant::z_streaming};
 
-template <class Exec, class T>
-std::vector<T> stencil3d_on(Stencil3DVariant v, Kind ki, Kind ko, int nz, int ny, int nx,
-                            Backend backend = Backend::layer) {
+/// The 7-point stencil with in, out of kinds KI, KO; checks the reference bound and the poison outside
+/// the Views; returns out (row-major).
+template <class Exec, class T, Kind KI, Kind KO>
+std::vector<T> stencil3d_on(Stencil3DVariant v, int nz, int ny, int nx, Backend backend = Backend::layer) {
   using Mem       = typename Exec::memory_space;
   const auto seed = test::case_seed(nz, ny, static_cast<std::uint64_t>(nx) * 2 + sizeof(T));
   const T c0 = T(0.4), c1 = T(-0.1875);
   const auto hin = random_values<T>(static_cast<std::size_t>(nz) * ny * nx, seed);
   Placed<T, 3, Mem> pi, po;
-  std::vector<T> out;
+  const auto in = pi.template view<KI>({nz, ny, nx});
+  const auto o  = po.template view<KO>({nz, ny, nx});
+  pi.put(hin);
+  stencil_3d_7pt(Exec(), v, in, o, c0, c1, backend);
+  Exec().fence();
   std::size_t outside = 0;
-  with_kind(ki, [&](auto KI) {
-    with_kind(ko, [&](auto KO) {
-      const auto in  = pi.template view<decltype(KI)::value>({nz, ny, nx});
-      const auto o   = po.template view<decltype(KO)::value>({nz, ny, nx});
-      pi.put(hin);
-      stencil_3d_7pt(Exec(), v, in, o, c0, c1, backend);
-      Exec().fence();
-      out = po.get(&outside);
-    });
-  });
+  const std::vector<T> out = po.get(&outside);
   const auto res = check::stencil_3d_7pt<T>(hin.data(), out.data(), nz, ny, nx, c0, c1);
   CAPTURE(res.worst, outside);
   CHECK(res.bad == 0);
   CHECK(outside == 0);
+  return out;
+}
+
+/// stencil3d_on with in and out both of kind k.
+template <class Exec, class T>
+std::vector<T> stencil3d_on(Stencil3DVariant v, Kind k, int nz, int ny, int nx, Backend backend = Backend::layer) {
+  std::vector<T> out;
+  with_kind(k, [&](auto KK) {
+    constexpr Kind S = decltype(KK)::value;
+    out = stencil3d_on<Exec, T, S, S>(v, nz, ny, nx, backend);
+  });
   return out;
 }
 
@@ -274,16 +286,16 @@ void stencil3d_layouts() {
   for (auto v : stencil3d_variants)
     for (const auto& s : stencil3d_sizes) {
       CAPTURE(name(v), s[0], s[1], s[2], sizeof(T), Exec::name());
-      const auto right = stencil3d_on<Exec, T>(v, Kind::right, Kind::right, s[0], s[1], s[2]);
-      const auto left  = stencil3d_on<Exec, T>(v, Kind::left, Kind::left, s[0], s[1], s[2]);
+      const auto right = stencil3d_on<Exec, T>(v, Kind::right, s[0], s[1], s[2]);
+      const auto left  = stencil3d_on<Exec, T>(v, Kind::left, s[0], s[1], s[2]);
       // The neighbours are summed in memory order: a block of a row-major (column-major) array gives the
       // bits of LayoutRight (LayoutLeft), every other element those of LayoutRight.
-      CHECK(same_bits(stencil3d_on<Exec, T>(v, Kind::sub_right, Kind::sub_right, s[0], s[1], s[2]), right));
-      CHECK(same_bits(stencil3d_on<Exec, T>(v, Kind::sub_left, Kind::sub_left, s[0], s[1], s[2]), left));
-      CHECK(same_bits(stencil3d_on<Exec, T>(v, Kind::every_other, Kind::every_other, s[0], s[1], s[2]), right));
+      CHECK(same_bits(stencil3d_on<Exec, T>(v, Kind::sub_right, s[0], s[1], s[2]), right));
+      CHECK(same_bits(stencil3d_on<Exec, T>(v, Kind::sub_left, s[0], s[1], s[2]), left));
+      CHECK(same_bits(stencil3d_on<Exec, T>(v, Kind::every_other, s[0], s[1], s[2]), right));
       // Mixed: the general path, the row-major order.
-      CHECK(same_bits(stencil3d_on<Exec, T>(v, Kind::left, Kind::right, s[0], s[1], s[2]), right));
-      CHECK(same_bits(stencil3d_on<Exec, T>(v, Kind::sub_right, Kind::right, s[0], s[1], s[2]), right));
+      CHECK(same_bits(stencil3d_on<Exec, T, Kind::left, Kind::right>(v, s[0], s[1], s[2]), right));
+      CHECK(same_bits(stencil3d_on<Exec, T, Kind::sub_right, Kind::right>(v, s[0], s[1], s[2]), right));
     }
 }
 
@@ -292,25 +304,19 @@ void stencil3d_layouts() {
 const TransposeVariant transpose_variants[] = {TransposeVariant::naive, TransposeVariant::tiled,
                                                TransposeVariant::tiled_padded};
 
-/// Transposes with in, out of kinds ki, ko and checks every element exactly; returns out (row-major).
-template <class Exec, class T>
-std::vector<T> transpose_on(TransposeVariant v, Kind ki, Kind ko, int rows, int cols,
-                            Backend backend = Backend::layer) {
+/// Transposes with in, out of kinds KI, KO and checks every element exactly; returns out (row-major).
+template <class Exec, class T, Kind KI, Kind KO>
+std::vector<T> transpose_on(TransposeVariant v, int rows, int cols, Backend backend = Backend::layer) {
   using Mem       = typename Exec::memory_space;
   const auto hin  = random_values<T>(static_cast<std::size_t>(rows) * cols, test::case_seed(rows, cols, 77));
   Placed<T, 2, Mem> pi, po;
-  std::vector<T> out;
+  const auto in = pi.template view<KI>({rows, cols});
+  const auto o  = po.template view<KO>({cols, rows});
+  pi.put(hin);
+  transpose(Exec(), v, in, o, backend);
+  Exec().fence();
   std::size_t outside = 0;
-  with_kind(ki, [&](auto KI) {
-    with_kind(ko, [&](auto KO) {
-      const auto in = pi.template view<decltype(KI)::value>({rows, cols});
-      const auto o  = po.template view<decltype(KO)::value>({cols, rows});
-      pi.put(hin);
-      transpose(Exec(), v, in, o, backend);
-      Exec().fence();
-      out = po.get(&outside);
-    });
-  });
+  const std::vector<T> out = po.get(&outside);
   std::size_t bad = 0;
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
@@ -323,6 +329,17 @@ std::vector<T> transpose_on(TransposeVariant v, Kind ki, Kind ko, int rows, int 
   return out;
 }
 
+/// transpose_on with in and out both of kind k.
+template <class Exec, class T>
+std::vector<T> transpose_on(TransposeVariant v, Kind k, int rows, int cols, Backend backend = Backend::layer) {
+  std::vector<T> out;
+  with_kind(k, [&](auto KK) {
+    constexpr Kind S = decltype(KK)::value;
+    out = transpose_on<Exec, T, S, S>(v, rows, cols, backend);
+  });
+  return out;
+}
+
 const int transpose_sizes[][2] = {{1, 1}, {31, 33}, {33, 31}, {257, 65}, {65, 257}, {1, 97}, {97, 1}};
 
 template <class Exec, class T>
@@ -332,10 +349,10 @@ void transpose_layouts() {
       CAPTURE(name(v), s[0], s[1], sizeof(T), Exec::name());
       for (const Kind k : all_kinds) {
         CAPTURE(kind_name(k));
-        transpose_on<Exec, T>(v, k, k, s[0], s[1]);
+        transpose_on<Exec, T>(v, k, s[0], s[1]);
       }
-      transpose_on<Exec, T>(v, Kind::left, Kind::right, s[0], s[1]);
-      transpose_on<Exec, T>(v, Kind::sub_right, Kind::sub_left, s[0], s[1]);
+      transpose_on<Exec, T, Kind::left, Kind::right>(v, s[0], s[1]);
+      transpose_on<Exec, T, Kind::sub_right, Kind::sub_left>(v, s[0], s[1]);
     }
 }
 
@@ -508,34 +525,32 @@ TEST_CASE("Layouts: native CUDA twins agree with the layer bit for bit on Layout
     for (auto v : gemm_variants)
       for (const auto& s : {std::array<int, 3>{17, 31, 13}, {131, 67, 9}, {257, 130, 33}, {1024, 512, 256}}) {
         CAPTURE(name(v), s[0], s[1], s[2]);
-        CHECK(same_bits(gemm_on<E, float>(v, k, k, k, s[0], s[1], s[2]),
-                        gemm_on<E, float>(v, k, k, k, s[0], s[1], s[2], Backend::native)));
-        CHECK(same_bits(gemm_on<E, double>(v, k, k, k, s[0], s[1], s[2]),
-                        gemm_on<E, double>(v, k, k, k, s[0], s[1], s[2], Backend::native)));
+        CHECK(same_bits(gemm_on<E, float>(v, k, s[0], s[1], s[2]),
+                        gemm_on<E, float>(v, k, s[0], s[1], s[2], Backend::native)));
+        CHECK(same_bits(gemm_on<E, double>(v, k, s[0], s[1], s[2]),
+                        gemm_on<E, double>(v, k, s[0], s[1], s[2], Backend::native)));
       }
     for (auto v : stencil3d_variants)
       for (const auto& s : {std::array<int, 3>{17, 33, 65}, {37, 13, 97}, {130, 129, 257}, {64, 64, 512}}) {
         CAPTURE(name(v), s[0], s[1], s[2]);
-        CHECK(same_bits(stencil3d_on<E, float>(v, k, k, s[0], s[1], s[2]),
-                        stencil3d_on<E, float>(v, k, k, s[0], s[1], s[2], Backend::native)));
-        CHECK(same_bits(stencil3d_on<E, double>(v, k, k, s[0], s[1], s[2]),
-                        stencil3d_on<E, double>(v, k, k, s[0], s[1], s[2], Backend::native)));
+        CHECK(same_bits(stencil3d_on<E, float>(v, k, s[0], s[1], s[2]),
+                        stencil3d_on<E, float>(v, k, s[0], s[1], s[2], Backend::native)));
+        CHECK(same_bits(stencil3d_on<E, double>(v, k, s[0], s[1], s[2]),
+                        stencil3d_on<E, double>(v, k, s[0], s[1], s[2], Backend::native)));
       }
     for (auto v : transpose_variants)
       for (const auto& s : {std::array<int, 2>{31, 33}, {257, 1025}, {4097, 65}}) {
         CAPTURE(name(v), s[0], s[1]);
-        CHECK(same_bits(transpose_on<E, float>(v, k, k, s[0], s[1]),
-                        transpose_on<E, float>(v, k, k, s[0], s[1], Backend::native)));
-        CHECK(same_bits(transpose_on<E, double>(v, k, k, s[0], s[1]),
-                        transpose_on<E, double>(v, k, k, s[0], s[1], Backend::native)));
+        CHECK(same_bits(transpose_on<E, float>(v, k, s[0], s[1]),
+                        transpose_on<E, float>(v, k, s[0], s[1], Backend::native)));
+        CHECK(same_bits(transpose_on<E, double>(v, k, s[0], s[1]),
+                        transpose_on<E, double>(v, k, s[0], s[1], Backend::native)));
       }
   }
   // Strided blocks: the native twins take contiguous arrays only, and say so with the strides.
-  CHECK_THROWS_WITH((gemm_on<E, float>(GemmVariant::tiled, Kind::sub_right, Kind::sub_right, Kind::sub_right, 17,
-                                       31, 13, Backend::native)),
+  CHECK_THROWS_WITH((gemm_on<E, float>(GemmVariant::tiled, Kind::sub_right, 17, 31, 13, Backend::native)),
                     ContainsSubstring("strides"));
-  CHECK_THROWS_AS((stencil3d_on<E, float>(Stencil3DVariant::z_streaming, Kind::sub_left, Kind::sub_left, 5, 7, 9,
-                                          Backend::native)),
+  CHECK_THROWS_AS((stencil3d_on<E, float>(Stencil3DVariant::z_streaming, Kind::sub_left, 5, 7, 9, Backend::native)),
                   UnsupportedError);
 #endif
 }

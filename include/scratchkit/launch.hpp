@@ -555,6 +555,13 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
   launch_with<Bounds, Level, false>(exec, label, p, plan, body);
 }
 
+/// The furthest fallback the library's kernels ask for: level 1 on host
+/// backends only (a large blocking may be over their level 0), so that on a
+/// GPU they compile the level-0 kernel alone.
+template <class ExecSpace>
+inline constexpr ScratchFallback kernel_fallback =
+    is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1;
+
 }  // namespace detail
 
 /// Validates a launch and computes its mapping onto a Kokkos TeamPolicy.
@@ -688,7 +695,12 @@ bool fits_level0(const LaunchParams& p) {
 /// Asynchronous like any Kokkos kernel: fence `exec` before reading results.
 /// `Bounds` (optional, first template argument) sets launch bounds:
 /// `launch<LaunchBounds<256, 2>>(exec, label, params, body)`.
-template <class Bounds = NoLaunchBounds, class ExecSpace, class F>
+/// `MaxFallback` (optional, second) is the furthest ScratchFallback this call
+/// may ask for at run time: the default compiles the body for level-0 and
+/// level-1 scratch; ScratchFallback::none compiles the level-0 kernel only
+/// (half the device code), and a LaunchParams asking for level 1 is refused.
+template <class Bounds = NoLaunchBounds, ScratchFallback MaxFallback = ScratchFallback::level1, class ExecSpace,
+          class F>
 void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const F& body) {
   LaunchPlan plan = plan_launch<ExecSpace, Bounds>(p, label);
   if (Bounds::max_threads > 0 && plan.logical_threads > static_cast<long long>(Bounds::max_threads)) {
@@ -701,16 +713,24 @@ void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, con
   // throws otherwise, as CUDA rejects a zero grid); it has still had every
   // other check, and launches nothing.
   if (plan.league_size == 0) return;
-  if (plan.scratch_level == 0)
+  if (plan.scratch_level == 0) {
     detail::launch_at_level<Bounds, 0>(exec, label, p, plan, body);
-  else
+  } else if constexpr (MaxFallback == ScratchFallback::level1) {
     detail::launch_at_level<Bounds, 1>(exec, label, p, plan, body);
+  } else {
+    std::ostringstream err;
+    err << "scratchkit: cannot launch kernel '" << label << "' with " << plan.scratch_bytes
+        << " bytes of level-1 scratch: it is compiled for level-0 scratch only (launch<Bounds, "
+           "ScratchFallback::none>)";
+    throw LaunchError(err.str());
+  }
 }
 
 /// launch() with a label built at run time.
-template <class Bounds = NoLaunchBounds, class ExecSpace, class F>
+template <class Bounds = NoLaunchBounds, ScratchFallback MaxFallback = ScratchFallback::level1, class ExecSpace,
+          class F>
 void launch(const ExecSpace& exec, const std::string& label, const LaunchParams& p, const F& body) {
-  launch<Bounds>(exec, label.c_str(), p, body);
+  launch<Bounds, MaxFallback>(exec, label.c_str(), p, body);
 }
 
 /// ceil(a / b) for sizes, as grid arithmetic needs it.

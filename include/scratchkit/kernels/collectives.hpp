@@ -91,9 +91,9 @@ void tile_launch(const ExecSpace& exec, const char* label, LaunchParams p, int k
                  const F& body) {
   const int tiles = tile_blocks_per_team(k);
   if (tiles == 0)
-    launch<TileBounds<BS, MinB>>(exec, label, p, body);
+    launch<TileBounds<BS, MinB>, ScratchFallback::none>(exec, label, p, body);
   else
-    launch<TileLoopBounds<BS, MinB>>(exec, label, p.blocks_per_team(tiles).alternate_scratch(block_barrier), body);
+    launch<TileLoopBounds<BS, MinB>, ScratchFallback::none>(exec, label, p.blocks_per_team(tiles).alternate_scratch(block_barrier), body);
 }
 
 /// in(i) through the read-only path, as the native twin's __ldg loads.

@@ -57,7 +57,7 @@ void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
             K = static_cast<int>(A.extent(1));
   constexpr int T = gemm_tile;
   const LaunchParams p(Dim3(ceil_div(N, T), ceil_div(M, T)), Dim3(T, T));
-  launch(exec, "scratchkit::gemm_naive", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<NoLaunchBounds, ScratchFallback::none>(exec, "scratchkit::gemm_naive", p, KOKKOS_LAMBDA(const B_t& b) {
     b.threads([&](const Thread& t) {
       const int r = b.block_idx().y * T + t.y, c = b.block_idx().x * T + t.x;
       if (r < M && c < N) {
@@ -84,7 +84,7 @@ void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
   const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
             K = static_cast<int>(A.extent(1));
   const auto p = LaunchParams(Dim3(ceil_div(N, T), ceil_div(M, T)), Dim3(T, T)).uses<Tile, Tile>();
-  launch(exec, "scratchkit::gemm_tiled", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<NoLaunchBounds, ScratchFallback::none>(exec, "scratchkit::gemm_tiled", p, KOKKOS_LAMBDA(const B_t& b) {
     Tile As(b), Bs(b);
     PerThread<Scalar, B_t, T * T> acc(b);
     const int row0 = b.block_idx().y * T, col0 = b.block_idx().x * T;
@@ -124,7 +124,7 @@ void gemm_tiled_double_buffered(const ExecSpace& exec, typename CV::non_const_va
             K = static_cast<int>(A.extent(1));
   const int nk = ceil_div(K, T);
   const auto p = LaunchParams(Dim3(ceil_div(N, T), ceil_div(M, T)), Dim3(T, T)).uses<Tiles, Tiles>();
-  launch(exec, "scratchkit::gemm_tiled_double_buffered", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<NoLaunchBounds, ScratchFallback::none>(exec, "scratchkit::gemm_tiled_double_buffered", p, KOKKOS_LAMBDA(const B_t& b) {
     Tiles As(b), Bs(b);
     PerThread<Scalar, B_t, TT> acc(b);
     const int row0 = b.block_idx().y * T, col0 = b.block_idx().x * T;
@@ -269,7 +269,7 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
   const auto p = LaunchParams(Dim3(grid.gx, grid.gy, Split ? sp.plan.splits : 1), Dim3(NT))
                      .uses<ATiles, BTiles>()
                      .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
-  launch<LaunchBounds<NT, Blk::min_blocks, gemm_simt_kokkos_driver>>(exec, "scratchkit::gemm_register_blocked", p,
+  launch<LaunchBounds<NT, Blk::min_blocks, gemm_simt_kokkos_driver>, kernel_fallback<ExecSpace>>(exec, "scratchkit::gemm_register_blocked", p,
                                             KOKKOS_LAMBDA(const B_t& blk) {
     ATiles As(blk);
     BTiles Bs(blk);
@@ -382,7 +382,7 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
   const auto p = LaunchParams(Dim3(grid.gx, grid.gy, Split ? sp.plan.splits : 1), Dim3(NT))
                      .uses<ATiles, BTiles>()
                      .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
-  launch<LaunchBounds<NT, Blk::min_blocks>>(exec, "scratchkit::gemm_register_blocked", p,
+  launch<LaunchBounds<NT, Blk::min_blocks>, kernel_fallback<ExecSpace>>(exec, "scratchkit::gemm_register_blocked", p,
                                             KOKKOS_LAMBDA(const B_t& blk) {
     ATiles As(blk);
     BTiles Bs(blk);

@@ -148,7 +148,7 @@ void histogram_global_atomic(const ExecSpace& exec, const Src& src, std::size_t 
   using B_t = Block<ExecSpace>;
   const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
   const int nb = hb.bins, blocks = plan.blocks;
-  launch<HistogramBounds>(exec, "scratchkit::histogram_global_atomic",
+  launch<HistogramBounds, ScratchFallback::none>(exec, "scratchkit::histogram_global_atomic",
                           LaunchParams(Dim3(plan.blocks), Dim3(histogram_block)), KOKKOS_LAMBDA(const B_t& b) {
                             b.threads([&](const Thread& t) {
                               histogram_visit<C>(src, n, head, b.block_idx().x, t.rank, blocks, [&](C v) {
@@ -200,9 +200,9 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
   };
   constexpr int fallback = Bk::min_blocks / 2 > 1 ? Bk::min_blocks / 2 : 1;
   if (plan.shared_bytes <= histogram_shared_for_min_blocks(BS, Bk::min_blocks))
-    launch<LaunchBounds<BS, Bk::min_blocks>>(exec, "scratchkit::histogram_shared_atomic", p, body);
+    launch<LaunchBounds<BS, Bk::min_blocks>, ScratchFallback::none>(exec, "scratchkit::histogram_shared_atomic", p, body);
   else
-    launch<LaunchBounds<BS, fallback>>(exec, "scratchkit::histogram_shared_atomic", p, body);
+    launch<LaunchBounds<BS, fallback>, ScratchFallback::none>(exec, "scratchkit::histogram_shared_atomic", p, body);
 }
 
 /// The source the shared_atomic kernel of Bk streams: a contiguous View

@@ -234,7 +234,7 @@ void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
                      // layer/native 0.973-1.009 -> 0.992-1.011 over the four types (H100,
                      // 109c2e4, perf/results/h100/public-path/alternate-scratch/).
                      .alternate_scratch();
-  launch<ReduceBounds>(exec, "scratchkit::reduce_tree", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<ReduceBounds, ScratchFallback::none>(exec, "scratchkit::reduce_tree", p, KOKKOS_LAMBDA(const B_t& b) {
     auto sdata = DynamicSharedArray<T>::get(b);
     const int blk = b.block_rank();  // the block's index (grid is 1-D): no blockIdx decode
     const std::size_t base = static_cast<std::size_t>(blk) * (2 * BS);
@@ -262,7 +262,7 @@ void reduce_atomic_pass(const ExecSpace& exec, const Src& src, std::size_t n, st
   constexpr int BS = Bk::threads;
   using Slots = SharedArray<T, BS>;
   const auto p = LaunchParams(Dim3(grid), Dim3(BS)).uses<Slots>();
-  launch<ReduceStreamBounds<Bk>>(exec, "scratchkit::reduce_grid_stride_atomic", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<ReduceStreamBounds<Bk>, ScratchFallback::none>(exec, "scratchkit::reduce_grid_stride_atomic", p, KOKKOS_LAMBDA(const B_t& b) {
     Slots s(b);
     b.threads(
         [&](const Thread& t) { s[t.rank] = reduce_thread<R, Bk>(src, n, head, b.block_idx().x, t.rank, grid); });
@@ -284,7 +284,7 @@ void reduce_warp_pass(const ExecSpace& exec, const Src& src, std::size_t n, std:
   static_assert(BS / W <= W, "reduce_warp_pass: one warp reduces the warps' slots");
   using Slots = SharedArray<T, BS / W>;
   const auto p = LaunchParams(Dim3(grid), Dim3(BS)).uses<Slots>();
-  launch<ReduceStreamBounds<Bk>>(exec, "scratchkit::reduce_warp_shuffle", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<ReduceStreamBounds<Bk>, ScratchFallback::none>(exec, "scratchkit::reduce_warp_shuffle", p, KOKKOS_LAMBDA(const B_t& b) {
     Slots s(b);
     PerThread<T, B_t, BS> v(b);
     b.threads(

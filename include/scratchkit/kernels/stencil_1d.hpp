@@ -101,7 +101,7 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
                      // 1.050 / 1.004 with the barrier loop at c8ae5f5;
                      // perf/results/h100/public-path/alternate-scratch/HOW.md).
                      .blocks_per_team(stencil1d_blocks_per_team<T>(false));
-  launch<Stencil1DBounds>(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<Stencil1DBounds, ScratchFallback::none>(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile       = DynamicSharedArray<T>::offset(b, 0, tile_n);
     auto ws         = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
     const int blk   = b.block_rank();  // the block's index (grid is 1-D)
@@ -198,7 +198,7 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
                      // 0.970 -> 0.982 (double), 0.988 -> 0.994 (float) with two copies (H100,
                      // 109c2e4, perf/results/h100/public-path/alternate-scratch/).
                      .alternate_scratch();
-  launch<Stencil1DBounds>(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<Stencil1DBounds, ScratchFallback::none>(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile        = DynamicSharedArray<T>::offset(b, tile_off, static_cast<std::size_t>(nchunks) * V);
     auto ws          = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
     Vec* tv          = reinterpret_cast<Vec*>(tile.data());

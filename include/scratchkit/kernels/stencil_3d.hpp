@@ -89,7 +89,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx, nby, gz), Dim3(BX, BY)).uses<Tile>();
-  launch<LaunchBounds<BX * BY, stencil3d_tile_min_blocks, stencil3d_kokkos_driver>>(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<LaunchBounds<BX * BY, stencil3d_tile_min_blocks, stencil3d_kokkos_driver>, ScratchFallback::none>(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
     const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
     Tile tile(b);
     PerThread<T, B_t, BX * BY> zm(b), zp(b);  // z neighbours, loaded before the barrier
@@ -215,7 +215,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
   // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWide) need the block driver's opt-in.
   constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
-  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>>(
+  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>, ScratchFallback::none>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
         const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
         Tile tile(b);
@@ -381,7 +381,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
   // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWide) need the block driver's opt-in.
   constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
-  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>>(
+  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>, ScratchFallback::none>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
         const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
         Tile tile(b);

@@ -56,7 +56,7 @@ void transpose_naive(const ExecSpace& exec, const InView& in, const OutView& out
   constexpr int BR = transpose_block_rows;
   const int rows = static_cast<int>(in.extent(0)), cols = static_cast<int>(in.extent(1));
   const int nbx  = ceil_div(cols, T);
-  launch<LaunchBounds<T * BR, transpose_min_blocks>>(exec, "scratchkit::transpose_naive", transpose_params(rows, cols), KOKKOS_LAMBDA(const B_t& b) {
+  launch<LaunchBounds<T * BR, transpose_min_blocks>, ScratchFallback::none>(exec, "scratchkit::transpose_naive", transpose_params(rows, cols), KOKKOS_LAMBDA(const B_t& b) {
     const int blk = b.block_rank();
     const int row0 = (blk / nbx) * T, col0 = (blk % nbx) * T;
     b.threads([&](const Thread& t) {
@@ -80,7 +80,7 @@ void transpose_through_tile(const ExecSpace& exec, const char* label, const InVi
   constexpr int BR = transpose_block_rows;
   const int rows = static_cast<int>(in.extent(0)), cols = static_cast<int>(in.extent(1));
   const int nbx  = ceil_div(cols, T);
-  launch<LaunchBounds<T * BR, transpose_min_blocks>>(exec, label, transpose_params(rows, cols).uses<Tile>(), KOKKOS_LAMBDA(const B_t& b) {
+  launch<LaunchBounds<T * BR, transpose_min_blocks>, ScratchFallback::none>(exec, label, transpose_params(rows, cols).uses<Tile>(), KOKKOS_LAMBDA(const B_t& b) {
     Tile tile(b);
     const int blk  = b.block_rank();
     const int row0 = (blk / nbx) * T, col0 = (blk % nbx) * T;
@@ -142,7 +142,7 @@ void transpose_padded(const ExecSpace& exec, const InView& in, const OutView& ou
     throw ShapeError(os.str());
   }
   const auto params = LaunchParams(Dim3(static_cast<int>(tiles)), Dim3(32, BR)).uses<Tile>();
-  launch<LaunchBounds<Bk::threads, Bk::min_blocks>>(exec, "scratchkit::transpose_tiled_padded", params, KOKKOS_LAMBDA(const B_t& b) {
+  launch<LaunchBounds<Bk::threads, Bk::min_blocks>, ScratchFallback::none>(exec, "scratchkit::transpose_tiled_padded", params, KOKKOS_LAMBDA(const B_t& b) {
     Tile tile(b);
     int tile_row, tile_col;
     transpose_tile_of(b.block_rank(), nbx, nby, G, tile_row, tile_col);

@@ -3,7 +3,7 @@
 // against each other (bit for bit: they all sum over k in the same order, but
 // register_blocked on the FP64 tensor cores and split along K, both checked
 // against the reference there); the plans and fragment layouts on the host.
-// The internal blockings run in test_gemm_mma*.cpp and test_gemm_simt*.cpp.
+// The internal blockings run in test_gemm_mma*.cpp, test_gemm_simt*.cpp and test_gemm_split_k.cpp.
 // Tolerance: |C - C_ref| <= gamma_{K+2} (|alpha| (|A||B|)_ij + |beta| |C0_ij|)
 // (scratchkit/check/reference.hpp says where it comes from).
 #include "gemm_checks.hpp"
@@ -85,32 +85,6 @@ TEST_CASE("Native register_blocked GEMM agrees with the layer bit for bit on eve
     register_blocked_twins<double>(s[0], s[1], s[2]);
   }
 #endif
-}
-
-TEMPLATE_LIST_TEST_CASE("GEMM split along K: partial tiles, uneven splits, a K tail, both few-tile blockings",
-                        "[gemm][layer]", test::Spaces) {
-  using Exec  = TestType;
-  using Few_f = detail::GemmDefaultBlocking<float>::few_type;
-  using Few_d = detail::GemmDefaultBlocking<double>::few_type;
-  // (M, N, K, splits): whole and partial tiles, K a multiple of the slice or not, splits that divide the
-  // slices or leave a shorter last split, up to gemm_split_max.
-  for (const auto& s : {std::array<int, 4>{64, 64, 64, 2}, {17, 31, 200, 3}, {130, 65, 333, 5}, {1, 1, 100, 7},
-                        {70, 129, 1024, 16}, {128, 64, 48, 3}}) {
-    check_split_k<Exec, float, Few_f>(s[0], s[1], s[2], s[3]);
-    check_split_k<Exec, double, Few_d>(s[0], s[1], s[2], s[3]);
-  }
-  // A plan that skips or repeats slices, or leaves a block empty, is refused before the launch.
-  using View = Kokkos::View<float**, Kokkos::LayoutRight, typename Exec::memory_space>;
-  View A("A", 64, 160), B("B", 160, 64), C("C", 64, 64);  // 10 slices of 16
-  Kokkos::View<unsigned*, typename Exec::memory_space> count("count", 1);
-  Kokkos::View<float*, typename Exec::memory_space> work("work", 4 * 64 * 64);
-  for (const auto& bad : {std::array<int, 2>{2, 4}, {4, 4}, {3, 5}, {0, 10}, {2, 0}}) {  // {splits, per}
-    CAPTURE(bad[0], bad[1]);
-    detail::GemmSplitK<float> sp;
-    sp.plan.splits = bad[0], sp.plan.per = bad[1], sp.count = count.data(), sp.work = work.data();
-    if (bad[0] > 1) CHECK_THROWS_AS(detail::gemm_register_blocked<Few_f>(Exec(), 1.0f, A, B, 0.0f, C, sp), Error);
-    else CHECK_THROWS_AS(detail::gemm_split_require<Few_f>(sp.plan, 160), Error);
-  }
 }
 
 TEST_CASE("GEMM split-K plan: the modelled best count, 4 or more slices per split but the last, at most 16", "[gemm]") {

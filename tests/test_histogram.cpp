@@ -2,7 +2,8 @@
 // histogram: layer against a host reference (exact), native twin against the layer (exact).
 // Counts are integers, so there is no tolerance: the reference bins every
 // value with the same detail::histogram_bin the kernels use, and the total is
-// checked independently against a plain lo <= v < hi count in double.
+// checked independently against a plain lo <= v < hi count in double. The forced plans run in
+// test_histogram_plan.cpp, the tuner's blockings in test_histogram_blockings.cpp.
 #include "histogram_checks.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>
@@ -16,49 +17,7 @@
 using namespace scratchkit;
 using namespace scratchkit::histogram_checks;
 
-namespace {
 
-/// Counts with a plan for a device of `fill` blocks whose blocks hold at most
-/// `max_bytes` of counters: several blocks and chunks on any backend.
-template <class Exec, class T>
-void check_plan(std::size_t n, std::size_t off, long long fill, std::size_t max_bytes) {
-  using Mem       = typename Exec::memory_space;
-  const double lo = Range<T>::lo, hi = Range<T>::hi;
-  const auto seed = test::case_seed(n, off + 8 * fill, 60 + sizeof(T) + std::is_integral<T>::value);
-  CAPTURE(n, off, fill, max_bytes, seed, sizeof(T), std::is_integral<T>::value, Exec::name());
-  const PlacedValues<Exec, T> in(n, off, seed);
-  const auto values = in.values();
-  detail::HistogramDevice d;
-  d.fill_blocks     = fill;
-  d.max_block_bytes = max_bytes;
-  for (int bins : {7, 256, 1000, 4099}) {
-    const auto ref = reference(in.host(), n, lo, hi, bins);
-    const auto hbins = detail::histogram_bins<T>(lo, hi, static_cast<std::size_t>(bins), "test");
-    for (auto v : {HistogramVariant::global_atomic, HistogramVariant::shared_atomic}) {
-      const auto plan = detail::histogram_plan(v, n, bins, d);
-      CAPTURE(name(v), bins, plan.blocks, plan.chunks, plan.chunk_bins, plan.copies);
-      Kokkos::View<std::uint32_t*, Mem> counts("counts", bins);
-      Kokkos::deep_copy(counts, count_poison);
-      detail::histogram_layer_run(Exec(), v, values, hbins, counts, plan);
-      CHECK(count_mismatches(counts, ref, bins) == 0);
-    }
-  }
-}
-
-}  // namespace
-
-TEMPLATE_LIST_TEST_CASE("Histogram over several blocks and chunks matches the reference exactly",
-                        "[histogram][layer]", test::Spaces) {
-  using Exec = TestType;
-  for (long long fill : {3, 64})
-    for (std::size_t max_bytes : {std::size_t(1000), std::size_t(32640)})
-      for (std::size_t n : {1, 5, 4099, 65537})
-        for (std::size_t off : {0, 1, 2}) {
-          check_plan<Exec, float>(n, off, fill, max_bytes);
-          check_plan<Exec, double>(n, off, fill, max_bytes);
-          check_plan<Exec, std::int32_t>(n, off, fill, max_bytes);
-        }
-}
 
 TEMPLATE_LIST_TEST_CASE("Histogram of misaligned subviews and strided Views matches the reference exactly",
                         "[histogram][layer]", test::Spaces) {

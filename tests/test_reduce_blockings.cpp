@@ -2,7 +2,9 @@
 // Grid-stride reductions in blockings other than the default, against the host reference.
 // A unit of its own: these calls reach the kernels' internals (detail::reduce_layer), which the
 // library's explicit instantiations do not cover, so they compile here (docs/user-guide.md,
-// "Compiled kernels"). Bounds as in test_reduce.cpp.
+// "Compiled kernels"). Bounds as in test_reduce.cpp. tests/CMakeLists.txt compiles this file once
+// per part (SCRATCHKIT_TEST_PART = 0..5: a blocking and the integer or floating-point types), so
+// that no unit instantiates more than two kernels' worth of blockings.
 #include "test_support.hpp"
 
 #include <scratchkit/check/reference.hpp>
@@ -12,7 +14,12 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstdint>
+#include <tuple>
 #include <utility>
+
+#ifndef SCRATCHKIT_TEST_PART
+#error "compiled once per part by tests/CMakeLists.txt, with SCRATCHKIT_TEST_PART set"
+#endif
 
 using namespace scratchkit;
 
@@ -47,26 +54,34 @@ void check_blocking(std::size_t n, std::size_t off, long long fill) {
     }
 }
 
+using OtherBlockings = std::tuple<detail::ReduceBlocking<512, 2, 4, detail::LoadHint::no_allocate>,
+                                  detail::ReduceBlocking<1024, 1, 2, detail::LoadHint::l2_256>,
+                                  detail::ReduceBlocking<64, 3, 8, detail::LoadHint::evict_first>>;
+using PartBlocking         = std::tuple_element_t<SCRATCHKIT_TEST_PART / 2, OtherBlockings>;
+constexpr bool part_floats = SCRATCHKIT_TEST_PART % 2 == 1;
+
+/// The part's blocking on its types: int32 and int64, or float and double.
 template <class Exec, class Bk>
-void check_blocking_all(std::size_t n, std::size_t off, long long fill) {
-  check_blocking<Exec, std::int32_t, Bk>(n, off, fill);
-  check_blocking<Exec, std::int64_t, Bk>(n, off, fill);
-  check_blocking<Exec, float, Bk>(n, off, fill);
-  check_blocking<Exec, double, Bk>(n, off, fill);
+void check_blocking_part(std::size_t n, std::size_t off, long long fill) {
+  if constexpr (part_floats) {
+    check_blocking<Exec, float, Bk>(n, off, fill);
+    check_blocking<Exec, double, Bk>(n, off, fill);
+  } else {
+    check_blocking<Exec, std::int32_t, Bk>(n, off, fill);
+    check_blocking<Exec, std::int64_t, Bk>(n, off, fill);
+  }
 }
 
 }  // namespace
 
-TEMPLATE_LIST_TEST_CASE("Grid-stride reductions in other blockings match the host reference", "[reduce][layer]",
-                        test::Spaces) {
+#define SCRATCHKIT_TEST_STR2(x) #x
+#define SCRATCHKIT_TEST_STR(x) SCRATCHKIT_TEST_STR2(x)
+
+TEMPLATE_LIST_TEST_CASE("Grid-stride reductions in other blockings match the host reference (part "
+                        SCRATCHKIT_TEST_STR(SCRATCHKIT_TEST_PART) ")",
+                        "[reduce][layer]", test::Spaces) {
   using Exec = TestType;
-  using detail::LoadHint;
-  using detail::ReduceBlocking;
   for (long long fill : {1, 3, 1056})
     for (std::size_t n : {1, 7, 4097, 65537, 262147})
-      for (std::size_t off : {0, 1, 3}) {
-        check_blocking_all<Exec, ReduceBlocking<512, 2, 4, LoadHint::no_allocate>>(n, off, fill);
-        check_blocking_all<Exec, ReduceBlocking<1024, 1, 2, LoadHint::l2_256>>(n, off, fill);
-        check_blocking_all<Exec, ReduceBlocking<64, 3, 8, LoadHint::evict_first>>(n, off, fill);
-      }
+      for (std::size_t off : {0, 1, 3}) check_blocking_part<Exec, PartBlocking>(n, off, fill);
 }

@@ -2,7 +2,8 @@
 // Grid-stride reductions on a grid capped at a few blocks, against the host reference.
 // A unit of its own: these calls reach the kernels' internals (detail::reduce_layer), which the
 // library's explicit instantiations do not cover, so they compile here (docs/user-guide.md,
-// "Compiled kernels"). Bounds as in test_reduce.cpp.
+// "Compiled kernels"). Bounds as in test_reduce.cpp. tests/CMakeLists.txt compiles this file once
+// per element type (SCRATCHKIT_TEST_PART = 0..3: int32, int64, float, double).
 #include "test_support.hpp"
 
 #include <scratchkit/check/reference.hpp>
@@ -12,11 +13,18 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include <cstdint>
+#include <tuple>
 #include <utility>
+
+#ifndef SCRATCHKIT_TEST_PART
+#error "compiled once per element type by tests/CMakeLists.txt, with SCRATCHKIT_TEST_PART set"
+#endif
 
 using namespace scratchkit;
 
 namespace {
+
+using PartType = std::tuple_element_t<SCRATCHKIT_TEST_PART, std::tuple<std::int32_t, std::int64_t, float, double>>;
 
 constexpr ReduceOp all_ops[] = {ReduceOp::sum, ReduceOp::min, ReduceOp::max};
 
@@ -53,15 +61,14 @@ void check_fill(std::size_t n, std::size_t off, long long fill) {
 
 }  // namespace
 
-TEMPLATE_LIST_TEST_CASE("Grid-stride reductions over several blocks match the host reference", "[reduce][layer]",
-                        test::Spaces) {
+#define SCRATCHKIT_TEST_STR2(x) #x
+#define SCRATCHKIT_TEST_STR(x) SCRATCHKIT_TEST_STR2(x)
+
+TEMPLATE_LIST_TEST_CASE("Grid-stride reductions over several blocks match the host reference (type "
+                        SCRATCHKIT_TEST_STR(SCRATCHKIT_TEST_PART) ")",
+                        "[reduce][layer]", test::Spaces) {
   using Exec = TestType;
   for (long long fill : {2, 3, 7, 1056})
     for (std::size_t n : {1, 5, 4097, 8193, 65537, 1000003})
-      for (std::size_t off : {0, 1, 3}) {
-        check_fill<Exec, std::int32_t>(n, off, fill);
-        check_fill<Exec, std::int64_t>(n, off, fill);
-        check_fill<Exec, float>(n, off, fill);
-        check_fill<Exec, double>(n, off, fill);
-      }
+      for (std::size_t off : {0, 1, 3}) check_fill<Exec, PartType>(n, off, fill);
 }

@@ -800,7 +800,7 @@ struct GemmStageRing {
 
 /// The blocking GemmVariant::register_blocked runs with, per type: `type` on
 /// the layer, `native_type` in the native twin. To switch, change those lines;
-/// perf/gemm_tune.cu times the candidates against cuBLAS on the GPU (native
+/// perf/tune/gemm_tune.cu times the candidates against cuBLAS on the GPU (native
 /// kernels). Any two blockings give the same bits (each element of C is one
 /// chain of multiply-adds in k order), so the twins may differ in blocking.
 template <class Scalar>

@@ -118,7 +118,7 @@ SCRATCHKIT_HD_FORCEINLINE bool stencil3d_zalt_down(int ch) {
   return Sh::zalt && (ch & 1) != 0;
 }
 
-/// The z_streaming shapes, picked with perf/stencil3d_tune.cu on the H100 at
+/// The z_streaming shapes, picked with perf/tune/stencil3d_tune.cu on the H100 at
 /// 512^3 (perf/results/h100/history.md, da86e34):
 /// Stencil3DZsDefault<T> on the layer, Stencil3DZsNativeDefault<T> in the native
 /// twin (the same shape since 1aee7ab). Every shape of a type gives the same
@@ -149,7 +149,7 @@ using Stencil3DZsNativeDefault = Stencil3DZsDefault<T>;
 /// float: 256 x 16 tile, 512 threads (8 outputs each along x), 128-plane chunks,
 /// 5 stages, 2 blocks/SM, 93 KB; double: 128 x 16 tile, 512 threads (4 outputs
 /// each), 64-plane chunks, 4 stages, 2 blocks/SM, 75 KB. From
-/// perf/stencil3d_tune.cu (SCRATCHKIT_TUNE_SET=wide) on the H100, 512^3, data
+/// perf/tune/stencil3d_tune.cu (SCRATCHKIT_TUNE_SET=wide) on the H100, 512^3, data
 /// 128 bytes in, three rounds (perf/results/h100/history.md, 098e7be): float 0.3943 ms median
 /// against the 128 x 8 default's 0.4084 (94 % / 90 % of the run's copy of the
 /// same bytes), double 0.7618 against 0.7781 (95 % / 93 %): each block and plane

@@ -24,7 +24,7 @@
 
 #include "gemm_register_blocked.cuh"
 #define SCRATCHKIT_TUNE_NAME "gemm_tune"
-#include "hold_stream.cuh"
+#include "../hold_stream.cuh"
 #include "tune_common.cuh"
 
 #include <cublas_v2.h>

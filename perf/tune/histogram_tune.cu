@@ -30,7 +30,7 @@
 
 #include "histogram_shared.cuh"
 #define SCRATCHKIT_TUNE_NAME "histogram_tune"
-#include "hold_stream.cuh"
+#include "../hold_stream.cuh"
 #include "tune_common.cuh"
 
 #include <cub/device/device_histogram.cuh>

@@ -26,7 +26,7 @@
 // bit for bit against the plain native kernel.
 //
 // Build and run (CUDA only, no Kokkos; not in CMake; about 10 s of GPU time):
-//   nvcc -O3 -std=c++17 -arch=sm_90 perf/stencil1d_probe.cu -o stencil1d_probe
+//   nvcc -O3 -std=c++17 -arch=sm_90 perf/tune/stencil1d_probe.cu -o stencil1d_probe
 //   ./stencil1d_probe [log2 n = 28] [rounds = 21]
 // Output: per type and variant, the median time over interleaved rounds and
 // native / variant (the layer/native ratio that variant would give).

@@ -12,7 +12,7 @@
 #include <scratchkit/launch.hpp>
 #include <scratchkit/shared_array.hpp>
 #if defined(KOKKOS_ENABLE_CUDA)
-#include "raw_kokkos.hpp"
+#include "../raw_kokkos.hpp"
 #endif
 
 #include <Kokkos_Core.hpp>

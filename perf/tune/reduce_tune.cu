@@ -46,7 +46,7 @@
 
 #include "reduce_stream.cuh"
 #define SCRATCHKIT_TUNE_NAME "reduce_tune"
-#include "hold_stream.cuh"
+#include "../hold_stream.cuh"
 #include "tune_common.cuh"
 
 #include <cub/device/device_reduce.cuh>

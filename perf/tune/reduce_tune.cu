@@ -306,7 +306,7 @@ Row make_cub(Problem<T>& p, const char* note = "") {
   r.name         = std::string(" cub::DeviceReduce::Sum") + note;
   r.is_cub       = true;
   Problem<T>* pp = &p;
-  auto call      = [pp](cudaStream_t s) {  // as the bench's vendor row (src/cuda/vendor.cu)
+  auto call      = [pp](cudaStream_t s) {  // as the bench's vendor row (perf/vendor/vendor.cu)
     std::size_t bytes = 0;
     TUNE_CUDA(cub::DeviceReduce::Sum(nullptr, bytes, pp->x, pp->cub_out, static_cast<long long>(pp->n), s));
     TUNE_CUDA(cub::DeviceReduce::Sum(pp->cub_temp, bytes, pp->x, pp->cub_out, static_cast<long long>(pp->n), s));

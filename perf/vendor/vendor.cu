@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Vendor baselines (cuBLAS, CUB) and the copy ceiling, for the perf harness.
-#include <scratchkit/native/vendor.hpp>
+#include "vendor.hpp"
 
 #include "check.cuh"
 

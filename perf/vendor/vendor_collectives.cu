@@ -5,7 +5,7 @@
 // or 8 items; CUB's warp-transpose load and store need whole warps). CUB's
 // own algorithms (BlockScan: raking, BlockReduce: warp reductions) and order.
 #include <scratchkit/native/collectives.hpp>
-#include <scratchkit/native/vendor.hpp>
+#include "vendor.hpp"
 
 #include "check.cuh"
 

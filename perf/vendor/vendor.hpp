@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /// Vendor baselines for the perf harness: cuBLAS GEMM, CUB DeviceReduce and
-/// DeviceHistogram, and a device-to-device copy (src/cuda/vendor.cu); CUB's
-/// block and warp collectives in the tile kernels (src/cuda/vendor_collectives.cu).
+/// DeviceHistogram, and a device-to-device copy (vendor.cu); CUB's
+/// block and warp collectives in the tile kernels (vendor_collectives.cu). Built into
+/// the bench (target scratchkit_vendor), not into the installed library.
 ///
 /// Same conventions as the native kernels: device pointers, row-major,
 /// `stream` a cudaStream_t. Defined only when SCRATCHKIT_HAS_NATIVE_CUDA is 1.

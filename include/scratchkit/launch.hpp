@@ -4,6 +4,7 @@
 
 #include <scratchkit/block.hpp>
 #include <scratchkit/detail/cuda_block_launch.hpp>
+#include <scratchkit/detail/measurement.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/shared_array.hpp>
@@ -339,31 +340,12 @@ struct BlockFunctor {
   }
 };
 
-/// Measuring knobs from the environment (callers read them once per process):
-/// whether variable `name` is set to `value`,
-inline bool env_is(const char* name, const char* value) {
-  const char* v = std::getenv(name);
-  return v != nullptr && std::string(v) == value;
-}
-/// and variable `name` as an integer, or -1 where it is unset or below `lo`.
-inline int env_int(const char* name, int lo) {
-  const char* v = std::getenv(name);
-  const int n   = v ? std::atoi(v) : -1;
-  return v != nullptr && n >= lo ? n : -1;
-}
-
 /// The order in which a team of LaunchBounds' TeamLoop runs its blocks:
-/// strided (the default: team t runs t, t + L, ..., so the teams resident at
-/// one time read neighbouring blocks, as a CUDA grid's do) or, with
-/// SCRATCHKIT_TEAM_LOOP_ORDER=consecutive (read once per process), t*k ...
-/// t*k + k - 1. Strided is faster on every short-block row measured: 1-D
-/// halo_tile float 0.972 -> 1.051 layer/native at 8 blocks per team, tree
-/// int32 0.970 -> 0.973 at 4 (H100, Kokkos 4.6.01, 9041c8d;
-/// perf/results/h100/public-path/team-loop-order.md).
-inline bool team_loop_strided() {
-  static const bool strided = !env_is("SCRATCHKIT_TEAM_LOOP_ORDER", "consecutive");
-  return strided;
-}
+/// strided (team t runs t, t + L, ..., so the teams resident at one time read
+/// neighbouring blocks, as a CUDA grid's do), the faster order on every
+/// short-block row measured (docs/performance.md, "Several blocks per team");
+/// consecutive (t*k ... t*k + k - 1) only as a measurement override.
+inline bool team_loop_strided() { return !measurement_knobs().team_loop_consecutive; }
 
 /// Teams the default instance of ExecSpace runs at once for blocks of
 /// `threads` threads when threads are the only limit (concurrency() over the
@@ -396,13 +378,9 @@ const std::string& cached_label(const char* label) {
   return s;
 }
 
-/// Whether launches may take LaunchParams::alternate_scratch: yes, unless
-/// SCRATCHKIT_TEAM_LOOP_SCRATCH=single (read once per process; for measuring
-/// the barrier it removes).
-inline bool team_loop_alternate_allowed() {
-  static const bool allowed = !env_is("SCRATCHKIT_TEAM_LOOP_SCRATCH", "single");
-  return allowed;
-}
+/// Whether launches may take LaunchParams::alternate_scratch: yes, unless a
+/// measurement override asks for one scratch copy (to measure the barrier it removes).
+inline bool team_loop_alternate_allowed() { return !measurement_knobs().team_loop_single_scratch; }
 
 /// The backend's level-0 and level-1 scratch limits per team. They are
 /// properties of the device Kokkos was initialised on, and asking Kokkos::Cuda

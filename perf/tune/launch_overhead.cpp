@@ -11,6 +11,7 @@
 #include <scratchkit/kernels/transpose.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/shared_array.hpp>
+#include "../measurement.hpp"
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "../raw_kokkos.hpp"
 #endif
@@ -82,6 +83,7 @@ void empty_grid(const View& v) {
 }  // namespace scratchkit
 
 int main(int argc, char** argv) {
+  scratchkit::perf::set_measurement_knobs_from_environment();
   Kokkos::ScopeGuard guard(argc, argv);
   using namespace scratchkit;
   using namespace scratchkit::perf::overhead;

@@ -75,10 +75,9 @@ using TileLoopBounds = LaunchBounds<BS, MinB, false, true>;
 /// perf/results/h100/public-path/tiles-per-team/HOW.md): warp scan 0.93 ->
 /// 1.10; reduce 256 x 4 0.93 -> 0.86, 256 x 8 0.97 -> 0.94-0.98; scans
 /// 0.93-0.98 -> 0.86-0.97; exchanges 0.99-1.00 -> 0.91-0.97.
-/// `fallback` is the kernel's k; SCRATCHKIT_TILE_BLOCKS_PER_TEAM overrides
-/// every tile kernel's (read once per process; for measuring).
+/// `fallback` is the kernel's k; a measurement override replaces every tile kernel's.
 inline int tile_blocks_per_team(int fallback) {
-  static const int forced = env_int("SCRATCHKIT_TILE_BLOCKS_PER_TEAM", 0);
+  const int forced = measurement_knobs().tile_blocks_per_team;
   return forced >= 0 ? forced : fallback;
 }
 

@@ -102,10 +102,9 @@ using ReduceBounds = LaunchBounds<reduce_block, reduce_min_blocks, false, true>;
 /// 2^28, and the generic driver's per-team start is several percent of that.
 /// H100, Kokkos 4.6.01, 2^28, layer/native at k = 1, 2, 4, 8, 16 (int32; 9041c8d,
 /// perf/results/h100/public-path/team-loop-order.md): 0.88, 0.95, 0.97, 0.97,
-/// 0.98; 8 is best over the four types. SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM
-/// overrides it (read once per process; for measuring).
+/// 0.98; 8 is best over the four types. A measurement override replaces it.
 inline int reduce_tree_blocks_per_team() {
-  static const int forced = env_int("SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM", 1);
+  const int forced = measurement_knobs().reduce_tree_blocks_per_team;
   return forced > 0 ? forced : 8;
 }
 /// The launch bounds of the grid-stride kernels of blocking Bk (native: the same).

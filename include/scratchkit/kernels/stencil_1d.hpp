@@ -45,11 +45,10 @@ constexpr int stencil1d_min_blocks = 8;
 /// 1.030 1.051 1.061, double - 1.004 1.003 0.989; vectorized float 0.975
 /// 0.986 0.972 0.960, double - 0.971 0.968 0.956 (and at k = 1, 2, 3: 0.927 0.955
 /// 0.963, team-loop-order.md, 8a698c7). The launch takes fewer where
-/// the grid is short of four waves of teams. SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM
-/// overrides it (read once per process; for measuring).
+/// the grid is short of four waves of teams. A measurement override replaces it.
 template <class T>
 int stencil1d_blocks_per_team(bool vectorized) {
-  static const int forced = env_int("SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM", 1);
+  const int forced = measurement_knobs().stencil1d_blocks_per_team;
   if (forced > 0) return forced;
   if (vectorized) return 4;
   return sizeof(T) == 4 ? 8 : 4;

@@ -13,7 +13,7 @@
 // one CUDA block per league rank, so neither is needed: in kernels of many
 // short blocks (tree reduction, halo tiles: ~10^6 blocks of ~100
 // instructions) they are a measurable share of each block's work and of the
-// latency before its first load (perf/NOTES.md, bfe192c).
+// latency before its first load (docs/performance.md, "Launch and scratch").
 //
 // This partial specialisation of Kokkos::Impl::ParallelFor (more specialised
 // than Kokkos' own for TeamPolicy on Cuda) drives only

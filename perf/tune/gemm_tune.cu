@@ -184,7 +184,7 @@ void tune_split(const std::vector<int>& sizes, cublasHandle_t h, int sms) {
     print_line(p, " cuBLAS", p.cublas_ms, nullptr, 0, 0.0);
     for (int splits : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 0}) time_split<T, Few>(p, splits, sms);
     // Smaller tiles than few_type for the smallest products (cuBLAS runs 32 x 32 x 32 tiles of 128 threads
-    // for double at 128^3-256^3: perf/results/h100/split-k/HOW.md): unsplit, 2 and 4 splits, and the plan.
+    // for double at 128^3-256^3: perf/results/h100/history.md, 88d8bf3): unsplit, 2 and 4 splits, and the plan.
     for (int splits : {1, 2, 4, 0}) (time_split<T, Tiny>(p, splits, sms), ...);
   }
 }
@@ -238,7 +238,7 @@ int main(int argc, char** argv) {
                  GemmMmaBlocking<32, 32, 16, 16, 4, 3, 2, 16>,   // k = 32, 3 stages (50 KB: native and driver only)
                  GemmMmaBlocking<32, 32, 16, 32, 4, 3, 1, 16>,   // 64 threads, k = 16, 3 stages (25 KB)
                  GemmMmaBlocking<32, 64, 16, 32, 4, 3, 1, 16>,   // 128 threads
-                 // cuBLAS's own tiles at 512^3 and 1024^3 (Nsight Compute, perf/results/h100/mid-size/HOW.md): 32 x 64 x 32
+                 // cuBLAS's own tiles at 512^3 and 1024^3 (Nsight Compute, perf/results/h100/history.md, a9a9447): 32 x 64 x 32
                  // with 2 x 2 warps, 3 stages (74 KB), and 128 x 64 x 32 with 4 x 2 warps, 3 stages (148 KB)
                  GemmMmaBlocking<32, 64, 16, 32, 4, 3, 2, 16>,
                  GemmMmaBlocking<128, 64, 32, 32, 1, 3, 2, 16>,
@@ -302,7 +302,7 @@ int main(int argc, char** argv) {
          GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_rows, true>,         // 243 (294)
          GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_prefetch, true>,     // 294 (223)
          GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>,                              // 512 threads, 1 block/SM
-         // 2026-11-25 (gemm-ncu/): cuBLAS's kernel at 4096^3 is 256 x 128 x 8, warps 4 x 2 (64 x 64), 8 x 16 per
+         // 2026-11-25 (Nsight Compute, perf/results/h100/history.md, 88d8bf3): cuBLAS's kernel at 4096^3 is 256 x 128 x 8, warps 4 x 2 (64 x 64), 8 x 16 per
          // thread, 1 block of 256 threads per SM, 254 registers; as many instructions as ours, more issue slots used.
          GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_serpentine>,         // cuBLAS's shape
          GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_rows>,               //

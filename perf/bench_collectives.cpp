@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Block-collective rows (kernels/collectives.hpp): each tile kernel on both
 // backends, on CUB (a hand-written kernel around cub::BlockLoad/BlockScan/
-// BlockReduce/BlockStore/WarpScan, src/cuda/vendor_collectives.cu) and, for
+// BlockReduce/BlockStore/WarpScan, perf/vendor/vendor_collectives.cu) and, for
 // scan and reduce, on Kokkos' team_scan / team_reduce (parallel_scan and
 // parallel_reduce over a TeamThreadRange, one team per tile). Tiles of 256
 // threads x 4 or 8 items; 2^26 elements with --full (2^20 otherwise), int32
@@ -11,7 +11,7 @@
 #include "harness.hpp"
 
 #include <scratchkit/kernels/collectives.hpp>
-#include <scratchkit/native/vendor.hpp>
+#include "vendor/vendor.hpp"
 
 #include <algorithm>
 #include <cmath>

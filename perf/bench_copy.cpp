@@ -2,7 +2,7 @@
 // The bandwidth ceiling: a device-to-device copy, counting bytes read + written.
 #include "harness.hpp"
 
-#include <scratchkit/native/vendor.hpp>
+#include "vendor/vendor.hpp"
 
 namespace scratchkit {
 namespace perf {

@@ -5,7 +5,7 @@
 #include "raw_kokkos.hpp"
 
 #include <scratchkit/kernels/gemm.hpp>
-#include <scratchkit/native/vendor.hpp>
+#include "vendor/vendor.hpp"
 
 #include <limits>
 #include <vector>

@@ -4,7 +4,7 @@
 #include "harness.hpp"
 
 #include <scratchkit/kernels/histogram.hpp>
-#include <scratchkit/native/vendor.hpp>
+#include "vendor/vendor.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 #include "harness.hpp"
 
 #include <scratchkit/kernels/reduce.hpp>
-#include <scratchkit/native/vendor.hpp>
+#include "vendor/vendor.hpp"
 
 namespace scratchkit {
 namespace perf {

@@ -22,6 +22,7 @@
 // each case's per-rank medians into min/median/max with the slowest rank
 // named (printed, and written to --ranks-out FILE as CSV).
 #include "harness.hpp"
+#include "measurement.hpp"
 
 #include <scratchkit/native/cuda.hpp>
 #include <scratchkit/version.hpp>
@@ -288,6 +289,7 @@ Config parse(int& argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace scratchkit::perf;
+  set_measurement_knobs_from_environment();
   std::vector<char*> args(argv, argv + argc);
   std::string device_arg;
 #ifdef SCRATCHKIT_BENCH_MPI

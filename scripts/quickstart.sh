@@ -52,7 +52,10 @@ install_dependencies() {
     exit 1
   fi
   export DEBIAN_FRONTEND=noninteractive
-  if [ -n "$need_bp" ] && ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  # Only uncommented lines enable a suite (a commented-out "# deb ... bookworm-backports main"
+  # does not, and apt-get -t bookworm-backports would then stop with exit 100).
+  if [ -n "$need_bp" ] && ! { grep -rhEvs '^[[:space:]]*#' /etc/apt/sources.list /etc/apt/sources.list.d/ || true; } |
+    grep -q "bookworm-backports"; then
     # Catch2 3 is in bookworm-backports: enable it from the mirror this machine already uses.
     local mirror
     # One-line (.list) and deb822 (.sources, Debian 12's default) files alike; a missing

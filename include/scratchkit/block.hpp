@@ -127,7 +127,7 @@ class Block {
   /// The Kokkos team this block runs on. Its league_rank() is the block's
   /// linear index only when each team runs one block: use block_rank(). On CUDA, Kokkos team collectives that use its
   /// per-team shared space (team_broadcast, team_scan) need that space, which
-  /// SCRATCHKIT_CUDA_TEAM_SPACE=0 removes (detail/cuda_block_launch.hpp).
+  /// a measurement override of the block driver removes (detail/cuda_block_launch.hpp).
   KOKKOS_INLINE_FUNCTION const member_type& team() const { return m_team; }
 
   /// Runs f(Thread) once for every logical thread of the block.

@@ -4,6 +4,7 @@
 
 #include <scratchkit/block.hpp>
 #include <scratchkit/detail/cuda_block_launch.hpp>
+#include <scratchkit/detail/measurement.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/shared_array.hpp>
@@ -25,7 +26,7 @@
 /// its own translation unit. A call from another translation unit, before any
 /// from that one, then copies the lambda through a null pointer: a host
 /// SIGSEGV in launch() (seen on the H100 when a test filter ran the rank-1
-/// layouts case alone; tests/results/h100/matrix-cbcb352/HOW.md). With internal
+/// layouts case alone; docs/user-guide.md, "Kernels in headers"). With internal
 /// linkage each translation unit keeps its own wrapper and instantiations.
 /// Kernels users write in header templates meet the same limit: see
 /// docs/user-guide.md, "Kernels in headers". Defined empty on the command
@@ -54,8 +55,8 @@ enum class ScratchFallback {
 /// TeamPolicy driver, whose league loop around the body changes how ptxas
 /// treats loops inside it: kernels that loop over planes or chunks inside a
 /// block (stencil_3d) may keep their loop invariants in registers there
-/// (SASS at 0c52250: stencil_3d tile_2d_halo 94 vs 133 instructions per
-/// plane). Without the block driver every launch is on Kokkos' driver.
+/// (docs/performance.md, "3-D stencil"). Without the block driver every launch
+/// is on Kokkos' driver.
 ///
 /// TeamLoop: a team of Kokkos' generic driver may run several consecutive
 /// blocks of the grid, one after another with a barrier between them
@@ -248,7 +249,7 @@ std::string space_name() {
 /// generic, and nvcc cannot prove it is in shared memory: every access would
 /// be a generic ld/st. Rebuilding it from a `__shared__` symbol plus its
 /// offset in the shared window lets every access compile to
-/// ld.shared/st.shared, as in a native kernel (perf/NOTES.md, e2401d9); the
+/// ld.shared/st.shared, as in a native kernel (docs/performance.md, "Launch and scratch"); the
 /// rounding is done on the 32-bit window offset (the window is aligned far
 /// beyond 128 bytes), which saves the 64-bit arithmetic in every block.
 template <class ExecSpace, int Level, bool Direct>
@@ -261,7 +262,7 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
     // The symbol is 128-aligned, so rounding the offset is rounding p; and an
     // offset whose low bits are visibly clear lets nvcc prove every tile row's
     // alignment and vectorise row reads (ld.shared.v4) as it does for a
-    // `__shared__` array (measured: tiled GEMM, perf/results/h100/history.md, 6fe3402).
+    // `__shared__` array (docs/performance.md, "Launch and scratch").
     constexpr unsigned mask = static_cast<unsigned>(base_alignment) - 1u;
     const unsigned s        = static_cast<unsigned>(__cvta_generic_to_shared(p));
     const unsigned s0       = static_cast<unsigned>(__cvta_generic_to_shared(scratchkit_shared_base));
@@ -317,8 +318,8 @@ struct BlockFunctor {
         // block r + 1, which every thread reaches after its part of block r.
         // The stride is a multiple of base_alignment. A separate
         // instantiation, so that the barrier loop below compiles as it did
-        // before (the 1-D halo_tile lost 2-5 % when both shared one body:
-        // perf/results/h100/public-path/alternate-scratch/HOW.md).
+        // before (the 1-D halo_tile lost 2-5 % when both shared one body;
+        // docs/performance.md, "Several blocks per team").
         std::size_t at = 0;
         for (int r = first; r < last; r += step) {
           m_f(Block<ExecSpace>(team, m_geo, assume_aligned<base_alignment>(base + at), r));
@@ -339,31 +340,12 @@ struct BlockFunctor {
   }
 };
 
-/// Measuring knobs from the environment (callers read them once per process):
-/// whether variable `name` is set to `value`,
-inline bool env_is(const char* name, const char* value) {
-  const char* v = std::getenv(name);
-  return v != nullptr && std::string(v) == value;
-}
-/// and variable `name` as an integer, or -1 where it is unset or below `lo`.
-inline int env_int(const char* name, int lo) {
-  const char* v = std::getenv(name);
-  const int n   = v ? std::atoi(v) : -1;
-  return v != nullptr && n >= lo ? n : -1;
-}
-
 /// The order in which a team of LaunchBounds' TeamLoop runs its blocks:
-/// strided (the default: team t runs t, t + L, ..., so the teams resident at
-/// one time read neighbouring blocks, as a CUDA grid's do) or, with
-/// SCRATCHKIT_TEAM_LOOP_ORDER=consecutive (read once per process), t*k ...
-/// t*k + k - 1. Strided is faster on every short-block row measured: 1-D
-/// halo_tile float 0.972 -> 1.051 layer/native at 8 blocks per team, tree
-/// int32 0.970 -> 0.973 at 4 (H100, Kokkos 4.6.01, 9041c8d;
-/// perf/results/h100/public-path/team-loop-order.md).
-inline bool team_loop_strided() {
-  static const bool strided = !env_is("SCRATCHKIT_TEAM_LOOP_ORDER", "consecutive");
-  return strided;
-}
+/// strided (team t runs t, t + L, ..., so the teams resident at one time read
+/// neighbouring blocks, as a CUDA grid's do), the faster order on every
+/// short-block row measured (docs/performance.md, "Several blocks per team");
+/// consecutive (t*k ... t*k + k - 1) only as a measurement override.
+inline bool team_loop_strided() { return !measurement_knobs().team_loop_consecutive; }
 
 /// Teams the default instance of ExecSpace runs at once for blocks of
 /// `threads` threads when threads are the only limit (concurrency() over the
@@ -396,13 +378,9 @@ const std::string& cached_label(const char* label) {
   return s;
 }
 
-/// Whether launches may take LaunchParams::alternate_scratch: yes, unless
-/// SCRATCHKIT_TEAM_LOOP_SCRATCH=single (read once per process; for measuring
-/// the barrier it removes).
-inline bool team_loop_alternate_allowed() {
-  static const bool allowed = !env_is("SCRATCHKIT_TEAM_LOOP_SCRATCH", "single");
-  return allowed;
-}
+/// Whether launches may take LaunchParams::alternate_scratch: yes, unless a
+/// measurement override asks for one scratch copy (to measure the barrier it removes).
+inline bool team_loop_alternate_allowed() { return !measurement_knobs().team_loop_single_scratch; }
 
 /// The backend's level-0 and level-1 scratch limits per team. They are
 /// properties of the device Kokkos was initialised on, and asking Kokkos::Cuda

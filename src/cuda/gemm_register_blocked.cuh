@@ -2,7 +2,7 @@
 /// GemmVariant::register_blocked in CUDA with __shared__ (internal): the twin of
 /// detail::gemm_register_blocked in include/scratchkit/kernels/gemm.hpp, same
 /// tiles and operation order. A template on the blocking, so that
-/// perf/gemm_tune.cu can time several; src/cuda/gemm.cu runs the default one.
+/// perf/tune/gemm_tune.cu can time several; src/cuda/gemm.cu runs the default one.
 #pragma once
 
 #include <scratchkit/detail/load16.hpp>

@@ -3,7 +3,7 @@
 /// detail::stencil_3d_z_streaming_at in include/scratchkit/kernels/stencil_3d.hpp,
 /// same tile, thread-to-output and halo mapping, prefetch and operation order.
 /// A template on the shape (detail::Stencil3DZsShape), so that
-/// perf/stencil3d_tune.cu can time several; src/cuda/stencil_3d.cu runs
+/// perf/tune/stencil3d_tune.cu can time several; src/cuda/stencil_3d.cu runs
 /// detail::Stencil3DZsNativeDefault<T>. Two kernels: the register pipeline
 /// (Sh::stages == 0) and the cp.async ring (Sh::stages >= 4).
 #pragma once

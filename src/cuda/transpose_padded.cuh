@@ -2,7 +2,7 @@
 /// TransposeVariant::tiled_padded in CUDA with __shared__ (internal): the twin of
 /// detail::transpose_padded in include/scratchkit/kernels/transpose.hpp, same tile,
 /// tile order and accesses. A template on the blocking, so that
-/// perf/transpose_tune.cu can time several; src/cuda/transpose.cu runs the default one.
+/// perf/tune/transpose_tune.cu can time several; src/cuda/transpose.cu runs the default one.
 #pragma once
 
 #include <scratchkit/native/transpose.hpp>

@@ -23,7 +23,7 @@ namespace {
 // process dies. Catch2 reports the signal first, then restores the handler it
 // found (this one) and raises the signal again, so the frames below Catch2's
 // handler are those of the faulting code. Written for a host SIGSEGV that
-// appears only under compute-sanitizer (tests/results/h100/matrix-69f079b/HOW.md).
+// appears only under compute-sanitizer (tests/results/h100/history.md, 69f079b).
 // Addresses are printed as binary(+offset): resolve them with
 // `addr2line -f -C -e scratchkit_tests 0xoffset` on the machine that built it.
 extern "C" void print_backtrace(int sig) {

@@ -146,7 +146,7 @@ KOKKOS_INLINE_FUNCTION constexpr bool is_pow2(std::size_t a) { return a != 0 && 
 /// A native `__shared__` array is placed by the compiler, which knows its
 /// alignment and vectorises row accesses (ld.shared.v4); a scratch pointer
 /// computed at run time needs the fact stated, or every access stays scalar
-/// (perf/NOTES.md, 6fe3402). Host code gets p unchanged, so host tests
+/// (docs/performance.md, "Launch and scratch"). Host code gets p unchanged, so host tests
 /// still check the alignment at run time instead of assuming it.
 template <std::size_t Align, class T>
 KOKKOS_FORCEINLINE_FUNCTION T* assume_aligned(T* p) {
@@ -162,7 +162,7 @@ KOKKOS_FORCEINLINE_FUNCTION T* assume_aligned(T* p) {
 /// address, same state space, but no longer an expression of the other
 /// scratch pointers. For a kernel where nvcc folds one scratch array's address
 /// into another's and recomputes it inside conditionals, turning predicated
-/// loads into branches (the 1-D vectorized stencil's weights, perf/NOTES.md, 5de699b).
+/// loads into branches (the 1-D vectorized stencil's weights; docs/performance.md, "1-D stencil").
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION const T* opaque_shared(const T* p) {
 #if defined(__CUDA_ARCH__)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/detail/backend.hpp>
+#include <scratchkit/detail/measurement.hpp>
 
 // Kokkos' generic ParallelFor<TeamPolicy> on CUDA starts every block with a
 // run-time test for level-1 scratch (a global lock taken per block when it is
@@ -12,7 +13,7 @@
 // one CUDA block per league rank, so neither is needed: in kernels of many
 // short blocks (tree reduction, halo tiles: ~10^6 blocks of ~100
 // instructions) they are a measurable share of each block's work and of the
-// latency before its first load (perf/NOTES.md, bfe192c).
+// latency before its first load (docs/performance.md, "Launch and scratch").
 //
 // This partial specialisation of Kokkos::Impl::ParallelFor (more specialised
 // than Kokkos' own for TeamPolicy on Cuda) drives only
@@ -44,8 +45,6 @@ struct BlockFunctor;
 
 #if SCRATCHKIT_CUDA_BLOCK_DRIVER
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -54,19 +53,10 @@ namespace scratchkit {
 namespace detail {
 /// Whether CUDA blocks keep Kokkos' team-collective space ((team size + 2)
 /// doubles of shared memory before the scratch, used by team_broadcast and
-/// team_scan on Block::team()). Kept by default; the environment variable
-/// SCRATCHKIT_CUDA_TEAM_SPACE=0 drops it (read once per process), leaving
-/// a block exactly the shared memory its scratch needs, as a native kernel:
-/// for measuring what the 2 KB per block of 256 threads costs (it decides the
-/// L1/shared split of the SM). Without it, Kokkos team collectives on
-/// Block::team() must not be used.
-inline bool cuda_team_space() {
-  static const bool keep = [] {
-    const char* v = std::getenv("SCRATCHKIT_CUDA_TEAM_SPACE");
-    return !(v && std::strcmp(v, "0") == 0);
-  }();
-  return keep;
-}
+/// team_scan on Block::team()). Always, unless a measurement override drops it
+/// (detail/measurement.hpp) to measure what the 2 KB per block of 256 threads
+/// costs; Kokkos team collectives on Block::team() then must not be used.
+inline bool cuda_team_space() { return !measurement_knobs().cuda_drop_team_space; }
 
 /// Shared memory the block driver places before a block's scratch: the
 /// team-collective space, if kept, rounded up to the layer's base alignment

@@ -114,7 +114,7 @@ SCRATCHKIT_HD_FORCEINLINE void load16_hint(const T* p, T (&v)[vec16<T>::width]) 
 /// p, a global-memory address, with its origin hidden from the optimiser (an
 /// empty asm on the 64-bit value): computed once where it is written, then kept
 /// in registers, instead of re-derived from the kernel's parameters at each
-/// predicated use (the 3-D ring's plane copies, perf/NOTES.md, c674cbf). The
+/// predicated use (the 3-D ring's plane copies; docs/performance.md, "3-D stencil"). The
 /// shared-memory counterpart, for the layer only, is opaque_shared (backend.hpp).
 template <class T>
 SCRATCHKIT_HD_FORCEINLINE const T* opaque_global(const T* p) {

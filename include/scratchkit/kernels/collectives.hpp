@@ -41,10 +41,8 @@ namespace detail {
 
 /// Launch bounds of the tile kernels (native: __launch_bounds__(BS, 1)). MinB:
 /// the blocks per SM the native twin gets from its own register count, asked
-/// of the layer's body where the layer's count would give fewer (ptxas, sm_90,
-/// at 109c2e4: the 256 x 4 reduce 26-28 registers natively (8 blocks of 256)
-/// against 34-35 on the layer (6); the 256 x 4 scan 34-39 (6) against 40-46
-/// (5-6); the 256 x 4 exchange 22-32 (8) against 32-38 (6-8)). They apply
+/// of the layer's body where the layer's count would give fewer (register
+/// counts: docs/performance.md, "Tile kernels"). They apply
 /// where the GPU the Kokkos build targets runs 2048 threads per SM (Pascal
 /// 60, Volta, Ampere 80, Hopper):
 /// elsewhere (1536 on sm_86/89, 1024 on sm_75) Kokkos refuses a block whose
@@ -68,17 +66,11 @@ using TileLoopBounds = LaunchBounds<BS, MinB, false, true>;
 
 /// Tiles one Kokkos team runs (LaunchBounds' TeamLoop); 0: one tile per team,
 /// without the team loop. The loop saves Kokkos' per-team start, but nvcc
-/// holds more of the body's values in registers across it (ptxas, sm_90,
-/// Kokkos 4.6.01: the 256 x 8 scan 56-64 -> 64-72 registers), which only the
-/// warp scan (22 registers either way, no scratch) repays. H100, 2^26, public
-/// path, layer/native at k = 0 / 8 with TileBounds' MinB (2026-11-25,
-/// perf/results/h100/public-path/tiles-per-team/HOW.md): warp scan 0.93 ->
-/// 1.10; reduce 256 x 4 0.93 -> 0.86, 256 x 8 0.97 -> 0.94-0.98; scans
-/// 0.93-0.98 -> 0.86-0.97; exchanges 0.99-1.00 -> 0.91-0.97.
-/// `fallback` is the kernel's k; SCRATCHKIT_TILE_BLOCKS_PER_TEAM overrides
-/// every tile kernel's (read once per process; for measuring).
+/// holds more of the body's values in registers across it, which only the
+/// warp scan (few registers, no scratch) repays (docs/performance.md, "Tile kernels").
+/// `fallback` is the kernel's k; a measurement override replaces every tile kernel's.
 inline int tile_blocks_per_team(int fallback) {
-  static const int forced = env_int("SCRATCHKIT_TILE_BLOCKS_PER_TEAM", 0);
+  const int forced = measurement_knobs().tile_blocks_per_team;
   return forced >= 0 ? forced : fallback;
 }
 

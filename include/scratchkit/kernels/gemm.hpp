@@ -64,8 +64,7 @@ void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
         Scalar acc = 0;
         // read-only path (ld.global.nc), as the native twin's const __restrict__ loads. k is 64-bit: with an
         // int k, nvcc 13.0 sign-extends each unrolled k + j and recomputes A(r, k + j)'s address from r
-        // (184 instructions per 16 k against the twin's 87; 114 with a 64-bit k): float 0.77-0.83x the
-        // twin at 4096^3-8192^3 -> 0.98-0.99x, double 0.69-0.72x -> 0.84-0.87x (perf/results/h100/naive-k64/).
+        // (docs/performance.md, "GEMM").
         for (long long k = 0; k < K; ++k) acc += read_only(A, r, k) * read_only(B, k, c);
         C(r, c) = beta == Scalar(0) ? alpha * acc : gemm_epilogue(alpha, acc, beta, C(r, c));
       }
@@ -220,11 +219,9 @@ KOKKOS_INLINE_FUNCTION bool gemm_split_finish(const B_t& blk, const GemmSplitK<S
 
 /// The SIMT register-blocked GEMM launches through Kokkos' generic TeamPolicy
 /// driver on CUDA, not the layer's block driver: under the block driver nvcc
-/// spills one register per k-slice in this 128-register kernel (SASS before
-/// 102c183) and the H100 bench measured the layer at 0.995 / 0.993x native
-/// (0.884 / 0.894x cuBLAS) against 1.003 / 1.001x on Kokkos' driver (perf/results/h100/history.md, 102c183).
-/// SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER=0 launches it on the block driver (a
-/// measurement knob, perf/NOTES.md; not a configuration interface).
+/// spills one register per k-slice in this 128-register kernel, which is slower
+/// (docs/performance.md, "GEMM"). SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER=0 launches
+/// it on the block driver (a measurement knob; not a configuration interface).
 #ifndef SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER
 #define SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER 1
 #endif

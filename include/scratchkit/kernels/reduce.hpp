@@ -100,12 +100,10 @@ using ReduceBounds = LaunchBounds<reduce_block, reduce_min_blocks, false, true>;
 /// Tree blocks one Kokkos team runs on Kokkos' generic driver (strided order):
 /// a tree block is two loads and eight barriers a thread, ~5*10^5 blocks at
 /// 2^28, and the generic driver's per-team start is several percent of that.
-/// H100, Kokkos 4.6.01, 2^28, layer/native at k = 1, 2, 4, 8, 16 (int32; 9041c8d,
-/// perf/results/h100/public-path/team-loop-order.md): 0.88, 0.95, 0.97, 0.97,
-/// 0.98; 8 is best over the four types. SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM
-/// overrides it (read once per process; for measuring).
+/// 8 is the best over the four types (docs/performance.md, "Several blocks per
+/// team"). A measurement override replaces it.
 inline int reduce_tree_blocks_per_team() {
-  static const int forced = env_int("SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM", 1);
+  const int forced = measurement_knobs().reduce_tree_blocks_per_team;
   return forced > 0 ? forced : 8;
 }
 /// The launch bounds of the grid-stride kernels of blocking Bk (native: the same).
@@ -230,9 +228,8 @@ void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
   const auto p = LaunchParams(Dim3(ceil_div(static_cast<long long>(n), reduce_per_block)), Dim3(BS))
                      .shared_mem_bytes(BS * sizeof(T))
                      .blocks_per_team(reduce_tree_blocks_per_team())
-                     // block_tree's barriers are reached by every thread. Two copies:
-                     // layer/native 0.973-1.009 -> 0.992-1.011 over the four types (H100,
-                     // 109c2e4, perf/results/h100/public-path/alternate-scratch/).
+                     // block_tree's barriers are reached by every thread; two copies are
+                     // faster here (docs/performance.md, "Several blocks per team").
                      .alternate_scratch();
   launch<ReduceBounds, ScratchFallback::none>(exec, "scratchkit::reduce_tree", p, KOKKOS_LAMBDA(const B_t& b) {
     auto sdata = DynamicSharedArray<T>::get(b);

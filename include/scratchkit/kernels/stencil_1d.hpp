@@ -39,17 +39,13 @@ constexpr int stencil1d_min_blocks = 8;
 /// Blocks one Kokkos team runs on Kokkos' generic driver (LaunchBounds'
 /// TeamLoop, strided order), per variant and type: a 1-D stencil block is ~100
 /// instructions a thread, ~10^6 blocks at 2^28 points, and the generic
-/// driver's per-team start is several percent of that. H100, Kokkos 4.6.01,
-/// 2^28 points, layer time / native time at k = 2, 4, 8, 16, strided (9041c8d,
-/// perf/results/h100/public-path/team-loop-order.md): halo_tile float 0.984
-/// 1.030 1.051 1.061, double - 1.004 1.003 0.989; vectorized float 0.975
-/// 0.986 0.972 0.960, double - 0.971 0.968 0.956 (and at k = 1, 2, 3: 0.927 0.955
-/// 0.963, team-loop-order.md, 8a698c7). The launch takes fewer where
-/// the grid is short of four waves of teams. SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM
-/// overrides it (read once per process; for measuring).
+/// driver's per-team start is several percent of that. The values are the best
+/// of a sweep over k per variant and type (docs/performance.md, "Several blocks
+/// per team"). The launch takes fewer where the grid is short of four waves of
+/// teams. A measurement override replaces it.
 template <class T>
 int stencil1d_blocks_per_team(bool vectorized) {
-  static const int forced = env_int("SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM", 1);
+  const int forced = measurement_knobs().stencil1d_blocks_per_team;
   if (forced > 0) return forced;
   if (vectorized) return 4;
   return sizeof(T) == 4 ? 8 : 4;
@@ -63,7 +59,7 @@ using Stencil1DBounds = LaunchBounds<stencil1d_block, stencil1d_min_blocks, fals
 /// whose alignment nvcc does not see through assume_aligned, so the weights loop
 /// loads one weight per LDS from a per-thread register address; the native twin's
 /// weights are `smem + round16(...)`, and nvcc reads them four at a time with
-/// LDS.128 from a uniform register (SASS at 56c8b5b). Only for level-0 scratch
+/// LDS.128 from a uniform register (docs/performance.md, "1-D stencil"). Only for level-0 scratch
 /// (shared memory) of a CUDA launch: halo_tile sets no level-1 fallback, so its
 /// level-1 instantiation (compiled by launch()) never runs. Candidate for the
 /// layer core (a DynamicSharedArray whose offset carries its alignment).
@@ -96,10 +92,8 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
   const auto p = LaunchParams(Dim3(ceil_div(n, BS)), Dim3(BS))
                      .shared_mem_bytes(layout)
                      .require(layout)
-                     // One scratch copy and the team loop's barrier: two copies measured
-                     // slower in both types (H100, 109c2e4, layer/native 1.018 / 0.935 against
-                     // 1.050 / 1.004 with the barrier loop at c8ae5f5;
-                     // perf/results/h100/public-path/alternate-scratch/HOW.md).
+                     // One scratch copy and the team loop's barrier: two copies are slower
+                     // here in both types (docs/performance.md, "Several blocks per team").
                      .blocks_per_team(stencil1d_blocks_per_team<T>(false));
   launch<Stencil1DBounds, ScratchFallback::none>(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile       = DynamicSharedArray<T>::offset(b, 0, tile_n);
@@ -194,9 +188,8 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
                      .shared_mem_bytes(layout)
                      .require(layout)
                      .blocks_per_team(stencil1d_blocks_per_team<T>(true))
-                     // One sync_threads per block, reached by every thread: layer/native
-                     // 0.970 -> 0.982 (double), 0.988 -> 0.994 (float) with two copies (H100,
-                     // 109c2e4, perf/results/h100/public-path/alternate-scratch/).
+                     // One sync_threads per block, reached by every thread; two copies are
+                     // faster here (docs/performance.md, "Several blocks per team").
                      .alternate_scratch();
   launch<Stencil1DBounds, ScratchFallback::none>(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile        = DynamicSharedArray<T>::offset(b, tile_off, static_cast<std::size_t>(nchunks) * V);

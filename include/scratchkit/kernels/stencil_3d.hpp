@@ -35,10 +35,8 @@ constexpr int stencil3d_by = 8;
 constexpr int stencil3d_tile_min_blocks = 8;
 /// The 3-D kernels launch through Kokkos' generic TeamPolicy driver on CUDA,
 /// not the layer's block driver (detail/cuda_block_launch.hpp): under the
-/// block driver ptxas recomputes their plane loops' invariants in the loop
-/// (tile_2d_halo float: 188 -> 266 SASS instructions per two planes), and the
-/// H100 bench measured tile_2d_halo float at 0.83x native with it against
-/// 0.97x with Kokkos' driver (perf/results/h100/history.md, 7f86b46).
+/// block driver ptxas recomputes their plane loops' invariants in the loop,
+/// which is slower (docs/performance.md, "3-D stencil").
 constexpr bool stencil3d_kokkos_driver = true;
 /// Consecutive planes one tile_2d_halo block does (native twin: TILE_ZB).
 constexpr int stencil3d_tile_zb = 8;

@@ -81,9 +81,8 @@ SCRATCHKIT_HOST_DEVICE inline void gemm_tile_of(int x, int y, int lg, int& bx, i
 /// with its neighbours' so that every shared-memory read is one conflict-free
 /// 16-byte vector. MinBlocks is the __launch_bounds__ occupancy hint (blocks
 /// per SM) given on both twins. Stages is there for the shape of the type
-/// only: this path double-buffers through registers, so it must be 2 (the
-/// cp.async ring with A by rows measured 0.77x cuBLAS against 0.86x for this
-/// one on the H100; perf/results/h100/history.md, a2b1f20).
+/// only: this path double-buffers through registers, so it must be 2 (a
+/// cp.async ring measured slower; docs/performance.md, "GEMM").
 /// Order picks how gemm_simt_compute writes the multiply-adds of one k (see
 /// GemmSimtOrder); it changes no result, only the code nvcc builds from it
 /// (which accumulator registers share a register-file bank with which
@@ -800,32 +799,19 @@ struct GemmStageRing {
 
 /// The blocking GemmVariant::register_blocked runs with, per type: `type` on
 /// the layer, `native_type` in the native twin. To switch, change those lines;
-/// perf/gemm_tune.cu times the candidates against cuBLAS on the GPU (native
+/// perf/tune/gemm_tune.cu times the candidates against cuBLAS on the GPU (native
 /// kernels). Any two blockings give the same bits (each element of C is one
 /// chain of multiply-adds in k order), so the twins may differ in blocking.
 template <class Scalar>
 struct GemmDefaultBlocking;
 template <>
 struct GemmDefaultBlocking<float> {
-  // 128 x 128 x 16, 256 threads, 8 x 8 floats per thread, 2 blocks per SM (<= 128 registers), with the lanes
-  // of a warp as 4 x 8 (32 x 64 warp tile) on the layer and 8 x 4 (64 x 32) natively. The two lane layouts
-  // run the same instructions; what differs is how nvcc 13.0 allocates the 64 accumulators to the two
-  // register banks: counted in SASS (FFMAs whose register-file operands share a bank, of 1024 per slice),
-  // layer 4 x 8: 248, layer 8 x 4: 666; native 4 x 8: 510, native 8 x 4: 296, and the H100 follows the
-  // count (perf/results/h100/history.md, b3e7a93: layer 0.892x / 0.905x cuBLAS at 4096^3 / 8192^3
-  // with 4 x 8, 0.846x / 0.858x with 8 x 4; native 0.902x / 0.907x with 8 x 4 in the tuner, 0.857x / 0.860x
-  // with 4 x 8).
-  // The FMA order (GemmSimtOrder, dc2c2a5) matters more than the lane layout. With 4 x 8 lanes and the
-  // multiply-adds of one k written by columns (order 1), nvcc's bank clashes drop to 208 natively (221 on the
-  // layer), and the tuner measured 0.964x / 0.978x cuBLAS (49.6 / 50.1 TFLOP/s) against 0.892x / 0.907x for
-  // the 8 x 4 rows default; serpentine (order 2) 0.939x / 0.955x (perf/results/h100/history.md, dc2c2a5).
-  // Both twins run it.
-  // The layer runs serpentine order (2), B through registers, on Kokkos' driver: bench builds of the layer
-  // candidates, each in one run with the native twin (perf/results/h100/history.md, 807f8b2), layer/native at
-  // 4096^3 / 8192^3: serpentine 0.998 / 1.003; columns + B by cp.async 0.989 / 0.990; serpentine + B by
-  // cp.async 0.970 / 0.974; quadrants + B by cp.async 0.948 / 0.951; the native twin's columns 0.957 / 0.962,
-  // and 0.919 / 0.920 on the block driver. SCRATCHKIT_GEMM_SIMT_LAYER_ORDER / _BASYNC change them (measurement
-  // knobs: the tuner times native kernels only, so layer candidates are measured with bench builds of them).
+  // 128 x 128 x 16, 256 threads, 8 x 8 floats per thread, 2 blocks per SM (<= 128 registers), 4 x 8 lanes
+  // per warp. Lane layout and FMA order change no result, only how nvcc assigns the accumulators to register
+  // banks, and the issue-bound loop follows the bank clashes: each twin runs the order fastest for it, the
+  // native twin by columns (1), the layer serpentine (2) with B through registers (docs/performance.md,
+  // "GEMM"). SCRATCHKIT_GEMM_SIMT_LAYER_ORDER / _BASYNC are measurement knobs for bench builds of the
+  // layer's candidates (the tuner times native kernels only), not a configuration interface.
 #ifndef SCRATCHKIT_GEMM_SIMT_LAYER_ORDER
 #define SCRATCHKIT_GEMM_SIMT_LAYER_ORDER 2
 #endif
@@ -836,33 +822,21 @@ struct GemmDefaultBlocking<float> {
                             SCRATCHKIT_GEMM_SIMT_LAYER_BASYNC != 0>;
   using native_type = GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, 1>;
   // Products of fewer than few_below_tiles 128 x 128 tiles of C (gemm_pick_few) leave most SMs idle
-  // with the blocking above: 64 tiles at 1024^3 on 132 SMs. Both twins then run few_type, 64 x 64 tiles
-  // of 128 threads, 8 x 4 floats per thread, serpentine order. The tuner, native kernels against cuBLAS,
-  // each timed with its launch (perf/results/h100/gemm-few-tiles/, 2026-11-25). The two rows compare with
-  // each other; against cuBLAS they are high up to 1024^3, where cuBLAS's launch weighs more than ours. In
-  // device time (the bench sweep, perf/results/h100/sweep-few-tiles/) the layer's few_type is 0.69-0.83x
-  // cuBLAS at 128^3-1024^3, against 0.31-0.57x with the 128 x 128 blocking:
-  //   size:      256^3  512^3  768^3  1024^3  1536^3  2048^3  4096^3
-  //   few_type:  1.408  1.095  0.869  0.950   0.920   0.787   0.768
-  //   128 x 128: 0.648  0.460  0.573  0.638   0.741   0.928   0.939
-  // The switch is between 1536^3 (144 tiles) and 2048^3 (256 tiles).
+  // with the blocking above (64 tiles at 1024^3 on 132 SMs): both twins then run few_type, 64 x 64 tiles
+  // of 128 threads, 8 x 4 floats per thread, serpentine order. The switch lies where the two blockings'
+  // measured speeds cross (docs/performance.md, "GEMM").
   using few_type = GemmBlocking<64, 64, 16, 32, 32, 8, 4, 4, 2, gemm_serpentine>;
   static constexpr long long few_below_tiles = 200;
 };
 template <>
 struct GemmDefaultBlocking<double> {
-  // FP64 tensor cores, m16n8k16 (DMMA.16x8x16, sm_90), e8bbd31 (perf/results/h100/history.md, 3e639f7,
-  // gemm_tune_double.txt). No one blocking is best at both measured sizes, so both twins pick by the number
-  // of 128 x 128 tiles of C (gemm_mma_pick):
-  // - small_type, 64 x 128 x 32 (2 k16 steps per barrier), 4 warps, 2 stages = 96.5 KB, 2 blocks per SM:
-  //   0.873x cuBLAS at 4096^3 (1024 tiles of 128 x 128), but 0.801x at 8192^3;
-  // - large_type, 128 x 128 x 32, 8 warps, 3 stages = 192 KB, 1 block per SM: 0.888x at 8192^3 (4096 tiles),
-  //   0.809x at 4096^3.
-  // The switch is at 2048 tiles (between the two measured points; sizes in between were not measured).
-  // The m16n8k8 shapes of 7f86b46 measured 0.794x / 0.862x (128 x 128, KS 4) in the same run.
+  // FP64 tensor cores, m16n8k16 (DMMA.16x8x16, sm_90). No one blocking is best at both measured sizes, so
+  // both twins pick by the number of 128 x 128 tiles of C (gemm_mma_pick): small_type, 64 x 128 x 32, 4 warps,
+  // 2 stages = 96.5 KB, 2 blocks per SM, below small_below_tiles; large_type, 128 x 128 x 32, 8 warps,
+  // 3 stages = 192 KB, 1 block per SM, above (docs/performance.md, "GEMM").
   // Both need CUDA's opt-in above 48 KB: the native twin sets it, the layer's CUDA block driver does
-  // (SCRATCHKIT_KOKKOS_CUDA_DRIVER builds). `type` is the fallback of both twins where a block cannot have that much shared
-  // memory (Kokkos' own 40 KB of level 0, or a device with less), 36 KB, m16n8k8: 0.766x / 0.835x.
+  // (SCRATCHKIT_KOKKOS_CUDA_DRIVER builds). `type` is the fallback of both twins where a block cannot have that
+  // much shared memory (Kokkos' own 40 KB of level 0, or a device with less): 36 KB, m16n8k8.
   using small_type  = GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2, 16>;
   using large_type  = GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>;
   using native_type = large_type;  ///< the tuner's reference line ("*")
@@ -872,28 +846,20 @@ struct GemmDefaultBlocking<double> {
   // Below few_below_tiles 128 x 128 tiles of C (gemm_pick_few) both twins run few_type, 32 x 64 tiles of
   // 128 threads (warps of 16 x 32), m16n8k16, 3 stages of k = 16: 37 KB, within Kokkos' own level 0, so on
   // every launch path; 4 blocks per SM, so only where four fit an SM (an H100's 228 KB; elsewhere the picks
-  // below). The tuner in device time, native, against cuBLAS (perf/results/h100/split-plan/, 2026-11-25):
-  //   size:                          1024^3  1408^3  1792^3  2048^3  4096^3  8192^3
-  //   32 x 64 (few_type):            0.852   0.823   0.778   0.786   0.761   0.709
-  //   64 x 32, 64 threads (before):  0.789   0.767   0.620   0.724   0.719   0.672
-  //   type (the public path above):  0.637   0.755   0.721   0.748   0.758   0.807
-  // Where the larger blockings do not fit, few_type also runs from 200 to 1024 tiles (below).
+  // below). It is the fastest small blocking the tuner measured (docs/performance.md, "GEMM"). Where the
+  // larger blockings do not fit, few_type also runs from 200 to 1024 tiles (below).
   using few_type = GemmMmaBlocking<32, 64, 16, 32, 4, 3, 1, 16>;
   static constexpr long long few_below_tiles = 200;
   // Where small_type and large_type do not fit (Kokkos' public path on Kokkos 4.6, ~40 KB of level 0) both
   // twins run few_type instead of `type` below fallback_few_below_tiles (gemm_split_plan leaves square
-  // sizes of 1448^2-3968^2 unsplit; H100, 132 SMs): the table above,
-  // 2048^3-3072^3 (256-576 tiles) 4-9 % faster, even at 4096^3 (1024 tiles), behind at 8192^3.
+  // sizes of 1448^2-3968^2 unsplit; H100, 132 SMs): faster up to 1024 tiles, behind above
+  // (docs/performance.md, "GEMM").
   static constexpr long long fallback_few_below_tiles = 1024;
   static_assert(few_type::smem_bytes <= 40 * 1024, "the few-tile blocking must fit Kokkos 4.6's ~40 KB of level 0");
   // Below tiny_below_tiles 128 x 128 tiles of C (gemm_pick_tiny, under 1024^3) both twins run tiny_type,
   // 32 x 32 tiles of 128 threads (warps of 16 x 16), m16n8k16, 4 stages of k = 16: 33 KB, on every launch
-  // path, never split. cuBLAS runs 32 x 32 x 32 tiles of 128 threads there. The tuner, native, each launch
-  // timed with it, one run (perf/results/h100/split-k/gemm-tune-split-double.txt, 88d8bf3 + eeb4038), in µs:
-  //   size:                       128^3  256^3  384^3  512^3  768^3  1024^3
-  //   64 x 32 (few_type then), split: 12     14     19     19     46      57
-  //   tiny_type, unsplit:            10     10     15     17     36      66
-  // Splitting tiny_type gained nothing at any of these sizes.
+  // path, never split (splitting it gained nothing in the tuner). cuBLAS runs 32 x 32 x 32 tiles of 128
+  // threads there (docs/performance.md, "GEMM").
   using tiny_type = GemmMmaBlocking<32, 32, 16, 16, 4, 4, 1, 16>;
   static constexpr long long tiny_below_tiles = 64;
   static_assert(tiny_type::smem_bytes <= 40 * 1024, "the tiny blocking must fit Kokkos 4.6's ~40 KB of level 0");
@@ -978,15 +944,10 @@ SCRATCHKIT_HOST_DEVICE constexpr GemmSplitCost gemm_split_cost(long long tiles, 
 /// sms * Blk::min_blocks blocks. The result's bits depend on the plan, hence on
 /// the SM count and on these constants.
 /// Why: below a wave the tiles' serial walk over K is all the time there is
-/// (512^3 float: 64 tiles of 64 x 64 on 132 SMs, 32 slices each;
-/// perf/results/h100/sweep-few-tiles/, cbcb352); above it, splits even out
-/// the blocks of the SMs. The model's constants are fitted to the tuner's
-/// device time of split counts from 1 to 16 at 15 sizes from 128^3 to 1536^3
-/// (float, H100, perf/results/h100/split-plan/check_split_model.py): its pick
-/// runs at 0.99 of the best count's speed on average, 0.95 at worst; at 15
-/// other sizes, 0.97 and 0.88 (1152^3). The plan before it (as many splits as
-/// the resident blocks hold): 0.95 and 0.82 (512^3 and 448^3: 8 and 7 splits of
-/// 4 slices), 0.94 and 0.72.
+/// (512^3 float: 64 tiles of 64 x 64 on 132 SMs, 32 slices each); above it,
+/// splits even out the blocks of the SMs. The model's constants are fitted to
+/// the tuner's device time of every split count at 15 sizes, and checked at 15
+/// others (docs/performance.md, "GEMM").
 template <class Blk>
 SCRATCHKIT_HOST_DEVICE constexpr GemmSplit gemm_split_plan(int M, int N, int K, int sms) {
   GemmSplit p;

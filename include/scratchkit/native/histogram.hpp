@@ -90,15 +90,12 @@ struct HistogramBlocking {
 };
 
 /// The blocking of shared_atomic up to histogram_small_bins bins (256 bins is
-/// the target case), from scratchkit-histogram-tune on the H100 (2^28 floats
-/// at +128 B, median of 41 interleaved rounds): the two best rows of 7f86b46
-/// combined, 1024 threads, 2 blocks per SM, L1 no-allocate loads: 0.3548 ms =
-/// 1.016x CUB at a876f6e (7f86b46's default, 256 threads with no-allocate
-/// loads, 0.3640 ms = 0.990x in the same run; the two CUB rows 0.3605 / 0.3612 ms).
+/// the target case): 1024 threads, 2 blocks per SM, L1 no-allocate loads, the
+/// fastest in scratchkit-histogram-tune (docs/performance.md, "Histogram").
 using HistogramDefaultBlocking = HistogramBlocking<1024, 2, 2, 8, HistogramLoad::no_allocate, false>;
 /// The blocking above histogram_small_bins (one sub-histogram, bins in
-/// chunks), from the same run at 65536 bins: 512 threads, 4 blocks per SM,
-/// 2.037 ms = 7.23x CUB (the earlier 256 x 8: 2.214 ms, 6.65x; perf/results/h100/history.md, 7f86b46).
+/// chunks), from the same tuner at 65536 bins: 512 threads, 4 blocks per SM
+/// (docs/performance.md, "Histogram").
 using HistogramLargeBlocking = HistogramBlocking<512, 2, 4, 1, HistogramLoad::nc, false>;
 /// Bins up to which shared_atomic uses HistogramDefaultBlocking.
 constexpr int histogram_small_bins = 1024;

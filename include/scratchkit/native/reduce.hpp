@@ -70,7 +70,7 @@ struct ReduceBlocking {
 /// The blocking of warp_shuffle and grid_stride_atomic on both twins:
 /// 256 threads, 4 loads (2 KB of 4-byte or 8-byte elements in flight per
 /// warp), 8 blocks per SM (32 registers, 2048 threads on Hopper, Ampere
-/// A100, Volta), loads through __ldg (since bd94c3c).
+/// A100, Volta), loads through __ldg (docs/performance.md, "Reduction").
 using ReduceDefaultBlocking = ReduceBlocking<256, 4, 8, LoadHint::nc>;
 
 /// Blocks of Bk that fill a device once: by_threads (its blocks of

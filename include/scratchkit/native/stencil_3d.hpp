@@ -118,22 +118,17 @@ SCRATCHKIT_HD_FORCEINLINE bool stencil3d_zalt_down(int ch) {
   return Sh::zalt && (ch & 1) != 0;
 }
 
-/// The z_streaming shapes, picked with perf/stencil3d_tune.cu on the H100 at
-/// 512^3 (perf/results/h100/history.md, da86e34):
-/// Stencil3DZsDefault<T> on the layer, Stencil3DZsNativeDefault<T> in the native
-/// twin (the same shape since 1aee7ab). Every shape of a type gives the same
-/// bits (every point is the same expression, summed in the same order).
+/// The z_streaming shapes, the fastest of perf/tune/stencil3d_tune.cu on the H100
+/// at 512^3 (docs/performance.md, "3-D stencil"): Stencil3DZsDefault<T> on the
+/// layer, Stencil3DZsNativeDefault<T> in the native twin (the same shape). Every
+/// shape of a type gives the same bits (every point is the same expression,
+/// summed in the same order).
 /// double: the register pipeline, 64 x 8 tile on 32 x 4 threads (2 x 2 outputs
-/// each), 64-plane chunks, 6 blocks/SM, 15.5 KB: 91.7 % of copy in the tuner (the
-/// best cp.async ring shape: 87.5 %);
+/// each), 64-plane chunks, 6 blocks/SM, 15.5 KB;
 /// float: the cp.async ring, 128 x 8 tile on 32 x 8 threads (4 outputs each
 /// along x), 5 plane buffers (3 planes in flight), 128-plane chunks, 6 blocks/SM,
-/// 26 KB: 90.3 % in the tuner, 87.9 % in the bench (View data). At 079dc4c the
-/// layer's build of it spilled 16 bytes at the 40-register bound (two output x
-/// coordinates reloaded each plane) and ran at 0.90x the native one, so the layer
-/// ran the register pipeline 128 x 16 / 2 blocks/SM (Stencil3DZsShape<16, 4, 1, 128, 2, 2>,
-/// 84.8 % of copy); since the outputs' bounds are one mask register
-/// (stencil3d_out_mask) both builds fit in 40 registers without spills.
+/// 26 KB. The outputs' bounds are one mask register (stencil3d_out_mask), so
+/// both twins' builds fit in 40 registers without spills.
 /// All stay under the layer's ~40 KB of level-0 scratch (LaunchError otherwise)
 /// and the host backends' 32 KB.
 template <class T>
@@ -148,19 +143,14 @@ using Stencil3DZsNativeDefault = Stencil3DZsDefault<T>;
 /// tile grid (no x shift: a shifted grid adds a mostly empty tile column):
 /// float: 256 x 16 tile, 512 threads (8 outputs each along x), 128-plane chunks,
 /// 5 stages, 2 blocks/SM, 93 KB; double: 128 x 16 tile, 512 threads (4 outputs
-/// each), 64-plane chunks, 4 stages, 2 blocks/SM, 75 KB. From
-/// perf/stencil3d_tune.cu (SCRATCHKIT_TUNE_SET=wide) on the H100, 512^3, data
-/// 128 bytes in, three rounds (perf/results/h100/history.md, 098e7be): float 0.3943 ms median
-/// against the 128 x 8 default's 0.4084 (94 % / 90 % of the run's copy of the
-/// same bytes), double 0.7618 against 0.7781 (95 % / 93 %): each block and plane
-/// reads 18 rows of 1 KB runs instead of 10 of 512 bytes. float alternates the
-/// chunks' z direction (zalt, 0601975): the planes on either side of a chunk
-/// boundary are read by both chunks at about the same time, the second read an
-/// L2 hit (ncu: DRAM reads 552.0 -> 545.9 MB); bench 512^3, three interleaved
-/// rounds: native 0.3891 -> 0.3866 ms, layer 0.3961 -> 0.3930. double does not
-/// (0.7630 -> 0.7680 ms in the tuner: its 1024 blocks run in about 4 waves, the
-/// neighbouring chunk is rarely resident at the same time). Not on host backends
-/// (level-0 scratch of 32 KB there).
+/// each), 64-plane chunks, 4 stages, 2 blocks/SM, 75 KB. Faster than the defaults
+/// because each block and plane reads 18 rows of 1 KB runs instead of 10 of 512
+/// bytes. float alternates the chunks' z direction (zalt): the planes on either
+/// side of a chunk boundary are read by both chunks at about the same time, the
+/// second read an L2 hit; double does not (its blocks run in about 4 waves, the
+/// neighbouring chunk is rarely resident at the same time). Measurements:
+/// docs/performance.md, "3-D stencil". Not on host backends (level-0 scratch of
+/// 32 KB there).
 template <class T>
 using Stencil3DZsWide = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<16, 8, 1, 128, 2, 2, 5, 0, 1>,
                                                   Stencil3DZsShape<16, 4, 1, 64, 2, 2, 4>>::type;
@@ -170,7 +160,7 @@ template <class T>
 constexpr bool stencil3d_zs_wide(int nx) {
   return nx >= Stencil3DZsWide<T>::TX;
 }
-/// The layer's float shape of 079dc4c (the register pipeline), kept for the
+/// The layer's earlier float shape (the register pipeline), kept for the
 /// bench's comparison rows (SCRATCHKIT_BENCH_STENCIL3D_SHAPES, perf/bench_stencil_3d.cpp).
 using Stencil3DZsLayerRegsFloat = Stencil3DZsShape<16, 4, 1, 128, 2, 2>;
 
@@ -222,18 +212,17 @@ SCRATCHKIT_HD_FORCEINLINE Stencil3DStreamHalo stencil3d_stream_halo(int hi, int 
 /// Whether the z_streaming twins cut their x tile grid from the data's alignment
 /// (stencil3d_tile_shift); false: the plain grid (xs = 0) in both. The tuner times
 /// both grids on 128-byte-offset data ("xs0" / "xsK" lines) whatever this says.
-/// Per type, from that tuner on the H100 at 512^3 with the data 128 bytes in
-/// (perf/results/h100/history.md, 7f86b46): double's default shape gains (0.8125 -> 0.7818 ms,
-/// 88.8 -> 92.3 % of copy), every float shape loses (the default's 128-wide
-/// tiles: 0.4151 -> 0.4756 ms), since a shift of 96 adds a fifth, mostly empty
-/// tile column to each 512-wide row.
+/// Per type, from that tuner on the H100 at 512^3 with the data 128 bytes in:
+/// double's default shape gains, every float shape loses, since a shift of 96
+/// adds a fifth, mostly empty tile column to each 512-wide row
+/// (docs/performance.md, "3-D stencil").
 template <class T>
 constexpr bool stencil3d_shift_tiles = sizeof(T) == 8;
 
 template <class Sh, class T>
 inline int stencil3d_tile_shift(const T* row0, long long pitch) {
-  // The rings' tiles (the wide ones above all) lose with the shift in the tuner
-  // (098e7be: double 128 x 16, 0.7618 -> 0.7953 ms): register pipeline only.
+  // The rings' tiles (the wide ones above all) lose with the shift in the tuner:
+  // register pipeline only.
   if (!stencil3d_shift_tiles<T> || Sh::stages > 0 || pitch <= 0) return 0;
   return transpose_tile_shift(row0, static_cast<std::size_t>(pitch) * sizeof(T), sizeof(T), Sh::TX);
 }
@@ -289,7 +278,7 @@ struct Stencil3DRingCells {
   // off[j] from the int array's induction variable through a null-based
   // address, and then drops the whole initialising Block::threads call as
   // if it stored nothing: every ring test read uninitialised offsets on host
-  // backends (SIGSEGV on Kokkos 4.6 Serial; tests/results/kokkos-4.6-serial/gcc12-ring-cells.md).
+  // backends (SIGSEGV on Kokkos 4.6 Serial; docs/user-guide.md, "Known compiler issues").
   // On the GPU the loops are unrolled into registers either way.
   struct Cell {
     long long src;
@@ -328,7 +317,7 @@ SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_cells(Stencil3DRingCells<Sh, T, V1
 /// One element global -> shared by cp.async.ca with the L2::256B prefetch hint
 /// (the L2 fetches the 256-byte block around it from DRAM: a ring's rows are
 /// runs of 512 bytes and more, so the rest of the block is read next anyway).
-/// The hint is worth 0.5-2.5 % on the H100 (perf/results/h100/history.md, 098e7be); plain copy elsewhere.
+/// The hint is worth a few percent on the H100 (docs/performance.md, "3-D stencil"); plain copy elsewhere.
 template <class T>
 SCRATCHKIT_HD_FORCEINLINE void stencil3d_cp_async1_l2_256(T* dst, const T* src) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "stencil3d_cp_async1_l2_256: 4- or 8-byte elements");
@@ -348,7 +337,7 @@ SCRATCHKIT_HD_FORCEINLINE void stencil3d_cp_async1_l2_256(T* dst, const T* src) 
 /// plane's address is made opaque first (opaque_global): nvcc otherwise
 /// re-derives it from the kernel's parameters inside each predicated copy (on
 /// the layer a 64-bit multiply-add and two constant loads per cell, natively an
-/// add and a constant load per cell; perf/results/h100/history.md, c674cbf).
+/// add and a constant load per cell; docs/performance.md, "3-D stencil").
 template <class Sh, class T, bool V16>
 SCRATCHKIT_HD_FORCEINLINE void stencil3d_ring_load(const Stencil3DRingCells<Sh, T, V16>& c, T* buf, const T* plane) {
   const T* const p = opaque_global(plane);

@@ -48,7 +48,7 @@ struct TransposeBlocking {
 };
 
 /// The blocking TransposeVariant::tiled_padded runs with, per type (both
-/// twins; perf/transpose_tune.cu times the candidates against a device copy).
+/// twins; perf/tune/transpose_tune.cu times the candidates against a device copy).
 /// The tile must fit the host backends' 32 KB of team scratch too.
 template <class Scalar>
 struct TransposeDefaultBlocking;
@@ -56,15 +56,13 @@ template <>
 struct TransposeDefaultBlocking<float> {
   // 64 x 64 tile (16.6 KB), 256 threads moving 16 floats each (64 B in flight per thread,
   // up to 128 KB per SM at 8 blocks; 32 registers), tiles in row order (G = 1): the best
-  // of perf/transpose_tune.cu on the H100 (perf/results/h100/history.md, eafed8e; 94.6 % of
-  // copy; grouping tile rows in 4-32 measured 0.5-0.9 points slower).
+  // of perf/tune/transpose_tune.cu on the H100 (docs/performance.md, "Transpose").
   using type = TransposeBlocking<64, 64, 8, 1, 8>;
 };
 template <>
 struct TransposeDefaultBlocking<double> {
   // 32 x 32 tile (8.3 KB), 256 threads moving 4 doubles each, tiles in row order, 8 blocks
-  // per SM: the best of perf/transpose_tune.cu on the H100 (96.5 % of copy; 32 x 64 tiles
-  // 96.3 %, grouped tile orders 95.3-95.8 %).
+  // per SM: the best of perf/tune/transpose_tune.cu on the H100 (docs/performance.md, "Transpose").
   using type = TransposeBlocking<32, 32, 8, 1, 8>;
 };
 

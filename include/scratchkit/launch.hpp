@@ -6,6 +6,7 @@
 #include <scratchkit/detail/cuda_block_launch.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/errors.hpp>
+#include <scratchkit/scratch_check.hpp>
 #include <scratchkit/shared_array.hpp>
 
 #include <climits>
@@ -185,6 +186,14 @@ class LaunchParams {
     m_host_team = n;
     return *this;
   }
+  /// Runs this launch under the scratch checker (host backends, builds with
+  /// SCRATCHKIT_ENABLE_SCRATCH_CHECK; docs/checker.md): races, uninitialised
+  /// reads and bank conflicts, reported at the end of the launch. On the
+  /// host the launch then runs each block on one team member.
+  LaunchParams& check_scratch(const ScratchCheck& c = ScratchCheck()) {
+    m_check = c;
+    return *this;
+  }
 
   Dim3 grid() const { return m_grid; }
   Dim3 block() const { return m_block; }
@@ -197,6 +206,7 @@ class LaunchParams {
   bool empty_grid_allowed() const { return m_allow_empty; }
   const DynamicLayout& required_layout() const { return m_layout; }
   bool has_required_layout() const { return m_layout.bytes() > 0; }
+  const ScratchCheck& scratch_check() const { return m_check; }
 
  private:
   Dim3 m_grid, m_block;
@@ -208,6 +218,7 @@ class LaunchParams {
   int m_per_team             = 1;
   bool m_allow_empty         = false;
   bool m_alternate           = false;
+  ScratchCheck m_check{false};
 };
 
 /// How a launch maps onto Kokkos; `plan_launch` computes it without launching.
@@ -296,6 +307,18 @@ struct BlockFunctor {
   int m_blocks   = 0;
   bool m_strided = false;  ///< TeamLoop order: strided instead of consecutive blocks
   std::size_t m_stride = 0;  ///< Alt: offset of the second scratch copy (0: no scratch)
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+  scheck::LaunchCheck* m_check = nullptr;  ///< the launch's scratch checker, or none
+#endif
+
+  KOKKOS_INLINE_FUNCTION void run(const Block<ExecSpace>& b, char* base) const {
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+    const scheck::BlockRun record(m_check, base, m_geo.dynamic_begin + m_geo.dynamic_bytes, b.block_idx().x,
+                                  b.block_idx().y, b.block_idx().z, m_geo.block.x, m_geo.block.y);
+#endif
+    (void)base;
+    m_f(b);
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     // The start of the team's scratch: the launch reserved plan.scratch_bytes
@@ -321,7 +344,7 @@ struct BlockFunctor {
         // perf/results/h100/public-path/alternate-scratch/HOW.md).
         std::size_t at = 0;
         for (int r = first; r < last; r += step) {
-          m_f(Block<ExecSpace>(team, m_geo, assume_aligned<base_alignment>(base + at), r));
+          run(Block<ExecSpace>(team, m_geo, assume_aligned<base_alignment>(base + at), r), base + at);
           at = at == 0 ? m_stride : 0;
         }
       } else {
@@ -329,12 +352,11 @@ struct BlockFunctor {
           // The previous block's last phase may still read the scratch the
           // next one's first phase writes.
           if (r != first) team.team_barrier();
-          m_f(Block<ExecSpace>(team, m_geo, base, r));
+          run(Block<ExecSpace>(team, m_geo, base, r), base);
         }
       }
     } else {
-      const Block<ExecSpace> block(team, m_geo, base, team.league_rank());
-      m_f(block);
+      run(Block<ExecSpace>(team, m_geo, base, team.league_rank()), base);
     }
   }
 };
@@ -465,8 +487,11 @@ bool launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p
   constexpr bool direct = block_driver_launch<ExecSpace, Bounds> && Level == 0;
   constexpr bool loop = Bounds::team_loop && !direct;
   using functor_type = BlockFunctor<ExecSpace, F, Level, direct, loop, Alt>;
-  const functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks, team_loop_strided(),
-                             Alt ? plan.scratch_stride : 0};
+  functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks, team_loop_strided(),
+                       Alt ? plan.scratch_stride : 0};
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+  functor.m_check = scheck::launching;
+#endif
   // The backend's team limit for this functor and scratch size. On a GPU it
   // depends only on the kernel, the device and the scratch request, and
   // asking Kokkos for it is an occupancy calculation (and two TeamPolicy
@@ -523,6 +548,9 @@ bool launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p
     if (t > team_max) t = team_max;
     if (t > warps) t = warps;
     plan.team_size = t < 1 ? 1 : t;
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+    if (scheck::launching) plan.team_size = 1;  // the checker records a block from one host thread
+#endif
   }
   Kokkos::parallel_for(cached_label<functor_type>(label),
                        policy_type(exec, plan.league_size, plan.team_size, 1)
@@ -553,6 +581,34 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
   plan.scratch_stride = 0;
   plan.scratch_bytes  = scratch_request(p);
   launch_with<Bounds, Level, false>(exec, label, p, plan, body);
+}
+
+/// launch() under the scratch checker: the blocks record their accesses, the
+/// report is finished once the launch has run.
+template <class Bounds, class ExecSpace, class F>
+void check_scratch_launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const LaunchPlan& plan,
+                          const F& body, const ScratchCheck& check) {
+  if (is_gpu_space<ExecSpace>::value)
+    throw UnsupportedError(std::string("scratchkit: kernel '") + label + "': the scratch checker runs on host "
+                           "backends only, not on " + space_name<ExecSpace>());
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+  scheck::LaunchCheck lc(check, label, space_name<ExecSpace>());
+  struct Launching {
+    explicit Launching(scheck::LaunchCheck* l) { scheck::launching = l; }
+    ~Launching() { scheck::launching = nullptr; }
+  } launching(&lc);
+  if (plan.scratch_level == 0)
+    launch_at_level<Bounds, 0>(exec, label, p, plan, body);
+  else
+    launch_at_level<Bounds, 1>(exec, label, p, plan, body);
+  exec.fence();
+  scheck::launching = nullptr;
+  lc.finish();
+#else
+  (void)p, (void)plan, (void)body, (void)check;
+  throw UnsupportedError(std::string("scratchkit: kernel '") + label + "': the scratch checker is not compiled in "
+                         "(configure scratchkit with -DSCRATCHKIT_ENABLE_SCRATCH_CHECK=ON)");
+#endif
 }
 
 }  // namespace detail
@@ -701,6 +757,11 @@ void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, con
   // throws otherwise, as CUDA rejects a zero grid); it has still had every
   // other check, and launches nothing.
   if (plan.league_size == 0) return;
+  const ScratchCheck* check = p.scratch_check().enabled ? &p.scratch_check() : detail::scratch_check_scope;
+  if (check != nullptr && check->enabled) {
+    detail::check_scratch_launch<Bounds>(exec, label, p, plan, body, *check);
+    return;
+  }
   if (plan.scratch_level == 0)
     detail::launch_at_level<Bounds, 0>(exec, label, p, plan, body);
   else

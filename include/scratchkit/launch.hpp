@@ -194,6 +194,17 @@ class LaunchParams {
     m_check = c;
     return *this;
   }
+  /// A preferred occupancy in percent (1-100; 0: none), handed to Kokkos as
+  /// `Kokkos::Experimental::prefer(policy, DesiredOccupancy(percent))`: on
+  /// CUDA, Kokkos sets the kernel's shared-memory carveout from it
+  /// (occupancy_report shows which). Host backends have nothing to tune.
+  LaunchParams& desired_occupancy(int percent) {
+    if (percent < 0 || percent > 100)
+      throw LaunchError("scratchkit::LaunchParams::desired_occupancy: " + std::to_string(percent) +
+                        " is not a percentage in [0, 100]");
+    m_occupancy = percent;
+    return *this;
+  }
 
   Dim3 grid() const { return m_grid; }
   Dim3 block() const { return m_block; }
@@ -207,6 +218,7 @@ class LaunchParams {
   const DynamicLayout& required_layout() const { return m_layout; }
   bool has_required_layout() const { return m_layout.bytes() > 0; }
   const ScratchCheck& scratch_check() const { return m_check; }
+  int desired_occupancy() const { return m_occupancy; }
 
  private:
   Dim3 m_grid, m_block;
@@ -219,6 +231,7 @@ class LaunchParams {
   bool m_allow_empty         = false;
   bool m_alternate           = false;
   ScratchCheck m_check{false};
+  int m_occupancy = 0;
 };
 
 /// How a launch maps onto Kokkos; `plan_launch` computes it without launching.
@@ -476,6 +489,12 @@ inline std::size_t scratch_request(const LaunchParams& p) {
   return round_up(round_up(p.static_bytes(), base_alignment) + p.dynamic_bytes() + base_alignment, 8);
 }
 
+/// The policy with Kokkos' public occupancy hint.
+template <class Policy>
+auto with_desired_occupancy(const Policy& policy, int percent) {
+  return Kokkos::Experimental::prefer(policy, Kokkos::Experimental::DesiredOccupancy(percent));
+}
+
 /// One launch with the functor for scratch level `Level` (Alt: see BlockFunctor).
 /// Returns false, launching nothing, where `may_decline` is set and the
 /// backend's team limit for this plan is below the block (the caller then
@@ -552,10 +571,17 @@ bool launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p
     if (scheck::launching) plan.team_size = 1;  // the checker records a block from one host thread
 #endif
   }
-  Kokkos::parallel_for(cached_label<functor_type>(label),
-                       policy_type(exec, plan.league_size, plan.team_size, 1)
-                           .set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes))),
-                       functor);
+  const auto policy = policy_type(exec, plan.league_size, plan.team_size, 1)
+                          .set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)));
+  if constexpr (is_gpu_space<ExecSpace>::value) {
+    // A second instantiation only on GPUs: host backends ignore the hint.
+    if (p.desired_occupancy() > 0) {
+      Kokkos::parallel_for(cached_label<functor_type>(label), with_desired_occupancy(policy, p.desired_occupancy()),
+                           functor);
+      return true;
+    }
+  }
+  Kokkos::parallel_for(cached_label<functor_type>(label), policy, functor);
   return true;
 }
 

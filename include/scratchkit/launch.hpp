@@ -320,14 +320,17 @@ struct BlockFunctor {
   int m_blocks   = 0;
   bool m_strided = false;  ///< TeamLoop order: strided instead of consecutive blocks
   std::size_t m_stride = 0;  ///< Alt: offset of the second scratch copy (0: no scratch)
-#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
-  scheck::LaunchCheck* m_check = nullptr;  ///< the launch's scratch checker, or none
+#ifdef SCRATCHKIT_ENABLE_SCRATCH_CHECK
+  // The launch's scratch checker, or none: a scheck::LaunchCheck on the host. Untyped, and
+  // present in device passes too, so the functor has one layout on both sides of nvcc.
+  void* m_check = nullptr;
 #endif
 
   KOKKOS_INLINE_FUNCTION void run(const Block<ExecSpace>& b, char* base) const {
 #if SCRATCHKIT_SCRATCH_CHECK_HOOKS
-    const scheck::BlockRun record(m_check, base, m_geo.dynamic_begin + m_geo.dynamic_bytes, b.block_idx().x,
-                                  b.block_idx().y, b.block_idx().z, m_geo.block.x, m_geo.block.y);
+    const scheck::BlockRun record(static_cast<scheck::LaunchCheck*>(m_check), base,
+                                  m_geo.dynamic_begin + m_geo.dynamic_bytes, b.block_idx().x, b.block_idx().y,
+                                  b.block_idx().z, m_geo.block.x, m_geo.block.y);
 #endif
     (void)base;
     m_f(b);

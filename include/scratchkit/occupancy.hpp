@@ -112,8 +112,8 @@ inline std::string OccupancyReport::str() const {
      << ", limit " << plan.level0_max << ")\n";
   if (!gpu) {
     os << "  host backend: each team member runs one block at a time; " << host_concurrency
-       << " threads run teams, so up to " << (host_concurrency < plan.league_size ? host_concurrency : plan.league_size)
-       << " blocks at once, " << plan.scratch_bytes << " bytes of scratch each\n";
+       << " host thread(s), so up to " << (host_concurrency < plan.league_size ? host_concurrency : plan.league_size)
+       << " block(s) at once, " << plan.scratch_bytes << " bytes of scratch each\n";
     return os.str();
   }
   if (!device_known) {

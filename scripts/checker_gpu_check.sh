@@ -90,7 +90,9 @@ done 3< "$host"
   done
   echo
   echo "## occupancy: scratchkit's formula (detail/occupancy.hpp) vs cudaOccupancyMaxActiveBlocksPerMultiprocessor"
-  "$work/twins" occupancy || echo "(some rows differ)"
+  rc=0
+  "$work/twins" occupancy || rc=$?
+  [ "$rc" = 0 ] || echo "(exit code $rc: 1 = some rows differ, 77 = no GPU)"
 } >> "$log" 2>&1
 echo "== log: $log"
 cat "$log"

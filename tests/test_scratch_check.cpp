@@ -142,3 +142,32 @@ TEST_CASE("Checker: switched off, a launch records nothing and prints nothing", 
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   CHECK(h(0) >= 0);
 }
+
+TEST_CASE("Checker: a scope checks every launch of its thread; a launch's own options win", "[checker]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  using B = Block<HostExec>;
+  using S = SharedArray<int, 32>;
+  Kokkos::View<int*, HostExec::memory_space> out("out", 32);
+  const auto body = KOKKOS_LAMBDA(const B& b) {
+    S s(b);
+    b.threads([&](const Thread& t) { s[t.rank] = t.rank; });
+    sync_threads(b);
+    b.threads([&](const Thread& t) { out(t.rank) = s[31 - t.rank]; });
+  };
+  ScratchCheckReport own;
+  {
+    ScratchCheckScope scope(ScratchCheck().quiet());
+    launch(HostExec(), "checker::in_scope_1", LaunchParams(Dim3(3), Dim3(32)).uses<S>(), body);
+    launch(HostExec(), "checker::own", LaunchParams(Dim3(1), Dim3(32)).uses<S>().check_scratch(ScratchCheck().quiet().into(&own)), body);
+    launch(HostExec(), "checker::in_scope_2", LaunchParams(Dim3(2), Dim3(32)).uses<S>(), body);
+    REQUIRE(scope.reports().size() == 2);
+    CHECK(scope.reports()[0].label == "checker::in_scope_1");
+    CHECK(scope.reports()[0].blocks == 3);
+    CHECK(scope.reports()[1].label == "checker::in_scope_2");
+    CHECK(scope.reports()[1].phases == 2 * 2);
+    CHECK(scope.reports()[1].clean());
+  }
+  CHECK(own.label == "checker::own");
+  CHECK(own.accesses == 64);
+  CHECK(detail::scratch_check_scope == nullptr);  // the scope is gone: later launches are not recorded
+}

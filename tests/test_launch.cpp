@@ -4,6 +4,7 @@
 
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/launch.hpp>
+#include <scratchkit/occupancy.hpp>
 #include <scratchkit/shared_array.hpp>
 
 #include <catch2/catch_template_test_macros.hpp>
@@ -363,4 +364,89 @@ TEMPLATE_LIST_TEST_CASE("TeamLoop with alternate_scratch keeps one copy where tw
   CHECK(plan.scratch_level == 0);
   CHECK(plan.scratch_stride == 0);
   CHECK(plan.scratch_bytes == plan_launch<Exec, Bounds>(LaunchParams(p).alternate_scratch(false)).scratch_bytes);
+}
+
+TEST_CASE("Occupancy on an H100 as CUDA's calculator counts it", "[launch][occupancy]") {
+  using detail::OccupancyLimiter;
+  const detail::DeviceLimits h100 = detail::DeviceLimits::h100();
+  detail::OccupancyInput in;
+  SECTION("16x16 SGEMM: 8 blocks of 8 warps fill the SM's 64 warps") {
+    in.threads = 256, in.static_shared = 2048, in.regs_per_thread = 32;
+    const auto o = detail::occupancy(h100, in);
+    CHECK(o.blocks_per_sm == 8);
+    CHECK(o.limiter == OccupancyLimiter::threads);
+    CHECK(o.by_registers == 8);
+    CHECK(o.shared_per_block == 3072);  // with the 1 KB the driver reserves per block
+    CHECK(o.by_shared == 233472 / 3072);
+    CHECK(o.shared_per_sm_used == 8 * 3072);
+  }
+  SECTION("48 KB of dynamic scratch: 4 blocks, shared memory the limit; a 50 % carveout leaves 2") {
+    in.threads = 256, in.dynamic_shared = 48 * 1024;
+    auto o = detail::occupancy(h100, in);
+    CHECK(o.blocks_per_sm == 4);  // 228 KB / (48 KB + 1 KB)
+    CHECK(o.limiter == OccupancyLimiter::shared);
+    CHECK(o.by_registers == -1);  // unknown, not counted
+    CHECK(o.shared_per_sm_used == 4 * (48 * 1024 + 1024));
+    in.carveout_percent = 50;  // 114 KB rounds up to the 132 KB carveout
+    o = detail::occupancy(h100, in);
+    CHECK(o.shared_config == 132 * 1024);
+    CHECK(o.blocks_per_sm == 2);
+  }
+  SECTION("1024 threads at 64 registers: registers allow one block") {
+    in.threads = 1024, in.regs_per_thread = 64;
+    const auto o = detail::occupancy(h100, in);
+    CHECK(o.by_threads == 2);
+    CHECK(o.by_registers == 1);
+    CHECK(o.blocks_per_sm == 1);
+    CHECK(o.limiter == OccupancyLimiter::registers);
+  }
+  SECTION("a block over the launch bounds runs nowhere") {
+    in.threads = 256, in.max_threads = 128;
+    const auto o = detail::occupancy(h100, in);
+    CHECK(o.blocks_per_sm == 0);
+    CHECK(o.limiter == OccupancyLimiter::block_size);
+  }
+  SECTION("the launch bounds' MinBlocks that scratch cannot meet") {
+    in.threads = 256, in.dynamic_shared = 100 * 1024, in.min_blocks = 4;
+    const auto o = detail::occupancy(h100, in);
+    CHECK(o.blocks_per_sm == 2);
+    CHECK_FALSE(o.min_blocks_met);
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("occupancy_report describes the launch on the space in use", "[launch][occupancy]",
+                        test::Spaces) {
+  using Exec = TestType;
+  using Tile = SharedArray<float, 16 * 16>;
+  const auto p = LaunchParams(Dim3(4, 4), Dim3(16, 16)).uses<Tile, Tile>().desired_occupancy(50);
+  const OccupancyReport r = occupancy_report<Exec>(p, "test::occupancy");
+  CHECK(r.plan.blocks == 16);
+  CHECK(r.plan.scratch_bytes >= 2 * Tile::shmem_size());
+  CHECK(r.desired_occupancy == 50);
+  const std::string s = r.str();
+  CHECK(s.find("'test::occupancy'") != std::string::npos);
+  if (!r.gpu) {
+    CHECK(r.host_concurrency == static_cast<int>(Exec().concurrency()));
+    CHECK(s.find("one block at a time") != std::string::npos);
+  } else if (r.device_known) {
+    CHECK(r.occupancy.blocks_per_sm > 0);
+  }
+  CHECK_THROWS_AS(LaunchParams(Dim3(1), Dim3(32)).desired_occupancy(101), LaunchError);
+}
+
+TEMPLATE_LIST_TEST_CASE("A desired occupancy reaches Kokkos through its public prefer()", "[launch][occupancy]",
+                        test::Spaces) {
+  using Exec = TestType;
+  using B    = Block<Exec>;
+  // The policy launch() hands Kokkos, with the hint: a valid Kokkos policy on every backend.
+  using Policy    = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<0, 0>>;
+  const auto pref = detail::with_desired_occupancy(Policy(Exec(), 3, 1, 1), 25);
+  CHECK(pref.league_size() == 3);
+  Kokkos::View<int*, typename Exec::memory_space> out("out", 64);
+  launch(Exec(), "test::desired_occupancy", LaunchParams(Dim3(2), Dim3(32)).desired_occupancy(25),
+         KOKKOS_LAMBDA(const B& b) { b.threads([&](const Thread& t) { out(b.block_rank() * 32 + t.rank) = 1; }); });
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  int sum = 0;
+  for (int i = 0; i < 64; ++i) sum += h(i);
+  CHECK(sum == 64);
 }

@@ -2,7 +2,7 @@
 /// What the tutorial's layer examples share around their kernels: the names a
 /// kernel file uses, seeded inputs, the rounding bound, and the CUDA-twin run
 /// (`--twin`: exit code 77, which ctest reports as SKIPPED, where no twin or
-/// no GPU is there).
+/// no GPU is there), and the scratch checker (`--check`: docs/checker.md).
 #pragma once
 
 #include <scratchkit/native/cuda.hpp>
@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,12 +58,23 @@ inline bool twin_available() {
 
 /// An example's main: `run_all(twin)` under Kokkos, returning how many checks
 /// failed; exit code 77 (SKIPPED) when --twin was asked where it cannot run.
+/// With --check every launch runs under the scratch checker, which prints its
+/// report; a race or an uninitialised read fails the run.
 template <class F>
 int main_of(int argc, char** argv, const F& run_all) {
   Kokkos::ScopeGuard guard(argc, argv);
   const bool twin = has_flag(argc, argv, "--twin");
   if (twin && !twin_available()) return skipped;
-  const int bad = run_all(twin);
+  const bool check = has_flag(argc, argv, "--check");
+  if (check && (!scratchkit::scratch_check_compiled || scratchkit::detail::is_gpu_space<Exec>::value)) {
+    std::printf("SKIPPED: the scratch checker needs a host backend and SCRATCHKIT_ENABLE_SCRATCH_CHECK\n");
+    return skipped;
+  }
+  std::optional<scratchkit::ScratchCheckScope> scope;
+  if (check) scope.emplace();
+  int bad = run_all(twin);
+  if (check)
+    for (const auto& r : scope->reports()) bad += static_cast<int>(r.races + r.uninitialised_reads);
   std::printf("%s\n", bad == 0 ? "PASSED" : "FAILED");
   return bad == 0 ? 0 : 1;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/detail/backend.hpp>
+#include <scratchkit/detail/scratch_check.hpp>
 
 namespace scratchkit {
 
@@ -148,7 +149,9 @@ class Block {
           for (t.y = 0; t.y < m_geo.block.y; ++t.y)
             for (t.x = 0; t.x < m_geo.block.x; ++t.x, ++t.rank) {
               t.gx = g0.x + t.x, t.gy = g0.y + t.y, t.gz = g0.z + t.z;
+              SCRATCHKIT_SCRATCH_BEGIN_THREAD(t.rank);  // the checker runs blocks on one member
               f(t);
+              SCRATCHKIT_SCRATCH_END_THREAD();
             }
       } else {
         // Team members own whole warps (member m runs warps m, m + ts, ...),
@@ -186,6 +189,7 @@ class Block {
       return;
     }
 #endif
+    SCRATCHKIT_SCRATCH_SYNC();
     m_team.team_barrier();
   }
 

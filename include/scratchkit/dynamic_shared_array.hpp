@@ -21,6 +21,7 @@ class SharedSpan {
   KOKKOS_INLINE_FUNCTION T& operator[](std::size_t i) const {
     SCRATCHKIT_BOUNDS_CHECK_V(i < m_size, "scratchkit: dynamic shared index %lld out of bounds [0, %lld)",
                               static_cast<long long>(i), static_cast<long long>(m_size));
+    SCRATCHKIT_SCRATCH_TOUCH(m_data + i, sizeof(T));
     return m_data[i];
   }
   KOKKOS_INLINE_FUNCTION T* data() const { return m_data; }
@@ -59,6 +60,8 @@ struct DynamicSharedArray {
   /// The whole pool as elements of T.
   template <class BlockT>
   KOKKOS_INLINE_FUNCTION static SharedSpan<T> get(const BlockT& block) {
+    SCRATCHKIT_SCRATCH_DYNAMIC(T, reinterpret_cast<T*>(block.impl_dynamic_base()), 0,
+                               block.dynamic_shared_bytes() / sizeof(T), true);
     return SharedSpan<T>(detail::assume_aligned<detail::base_alignment>(reinterpret_cast<T*>(block.impl_dynamic_base())),
                          block.dynamic_shared_bytes() / sizeof(T));
   }
@@ -82,6 +85,8 @@ struct DynamicSharedArray {
                             static_cast<long long>(byte_offset),
                             static_cast<long long>(byte_offset + count * sizeof(T)), static_cast<long long>(count),
                             static_cast<long long>(sizeof(T)), static_cast<long long>(block.dynamic_shared_bytes()));
+    SCRATCHKIT_SCRATCH_DYNAMIC(T, reinterpret_cast<T*>(block.impl_dynamic_base() + byte_offset), byte_offset, count,
+                               false);
     // The pool starts base_alignment-aligned and byte_offset is a multiple of Align.
     return SharedSpan<T>(detail::assume_aligned<Align>(reinterpret_cast<T*>(block.impl_dynamic_base() + byte_offset)),
                          count);

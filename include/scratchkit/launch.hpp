@@ -7,6 +7,7 @@
 #include <scratchkit/detail/measurement.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/errors.hpp>
+#include <scratchkit/scratch_check.hpp>
 #include <scratchkit/shared_array.hpp>
 
 #include <climits>
@@ -186,6 +187,25 @@ class LaunchParams {
     m_host_team = n;
     return *this;
   }
+  /// Runs this launch under the scratch checker (host backends, builds with
+  /// SCRATCHKIT_ENABLE_SCRATCH_CHECK; docs/checker.md): races, uninitialised
+  /// reads and bank conflicts, reported at the end of the launch. On the
+  /// host the launch then runs each block on one team member.
+  LaunchParams& check_scratch(const ScratchCheck& c = ScratchCheck()) {
+    m_check = c;
+    return *this;
+  }
+  /// A preferred occupancy in percent (1-100; 0: none), handed to Kokkos as
+  /// `Kokkos::Experimental::prefer(policy, DesiredOccupancy(percent))`: on
+  /// CUDA, Kokkos sets the kernel's shared-memory carveout from it
+  /// (occupancy_report shows which). Host backends have nothing to tune.
+  LaunchParams& desired_occupancy(int percent) {
+    if (percent < 0 || percent > 100)
+      throw LaunchError("scratchkit::LaunchParams::desired_occupancy: " + std::to_string(percent) +
+                        " is not a percentage in [0, 100]");
+    m_occupancy = percent;
+    return *this;
+  }
 
   Dim3 grid() const { return m_grid; }
   Dim3 block() const { return m_block; }
@@ -198,6 +218,8 @@ class LaunchParams {
   bool empty_grid_allowed() const { return m_allow_empty; }
   const DynamicLayout& required_layout() const { return m_layout; }
   bool has_required_layout() const { return m_layout.bytes() > 0; }
+  const ScratchCheck& scratch_check() const { return m_check; }
+  int desired_occupancy() const { return m_occupancy; }
 
  private:
   Dim3 m_grid, m_block;
@@ -209,6 +231,8 @@ class LaunchParams {
   int m_per_team             = 1;
   bool m_allow_empty         = false;
   bool m_alternate           = false;
+  ScratchCheck m_check{false};
+  int m_occupancy = 0;
 };
 
 /// How a launch maps onto Kokkos; `plan_launch` computes it without launching.
@@ -297,6 +321,21 @@ struct BlockFunctor {
   int m_blocks   = 0;
   bool m_strided = false;  ///< TeamLoop order: strided instead of consecutive blocks
   std::size_t m_stride = 0;  ///< Alt: offset of the second scratch copy (0: no scratch)
+#ifdef SCRATCHKIT_ENABLE_SCRATCH_CHECK
+  // The launch's scratch checker, or none: a scheck::LaunchCheck on the host. Untyped, and
+  // present in device passes too, so the functor has one layout on both sides of nvcc.
+  void* m_check = nullptr;
+#endif
+
+  KOKKOS_INLINE_FUNCTION void run(const Block<ExecSpace>& b, char* base) const {
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+    const scheck::BlockRun record(static_cast<scheck::LaunchCheck*>(m_check), base,
+                                  m_geo.dynamic_begin + m_geo.dynamic_bytes, b.block_idx().x, b.block_idx().y,
+                                  b.block_idx().z, m_geo.block.x, m_geo.block.y);
+#endif
+    (void)base;
+    m_f(b);
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     // The start of the team's scratch: the launch reserved plan.scratch_bytes
@@ -322,7 +361,7 @@ struct BlockFunctor {
         // docs/performance.md, "Several blocks per team").
         std::size_t at = 0;
         for (int r = first; r < last; r += step) {
-          m_f(Block<ExecSpace>(team, m_geo, assume_aligned<base_alignment>(base + at), r));
+          run(Block<ExecSpace>(team, m_geo, assume_aligned<base_alignment>(base + at), r), base + at);
           at = at == 0 ? m_stride : 0;
         }
       } else {
@@ -330,12 +369,11 @@ struct BlockFunctor {
           // The previous block's last phase may still read the scratch the
           // next one's first phase writes.
           if (r != first) team.team_barrier();
-          m_f(Block<ExecSpace>(team, m_geo, base, r));
+          run(Block<ExecSpace>(team, m_geo, base, r), base);
         }
       }
     } else {
-      const Block<ExecSpace> block(team, m_geo, base, team.league_rank());
-      m_f(block);
+      run(Block<ExecSpace>(team, m_geo, base, team.league_rank()), base);
     }
   }
 };
@@ -432,6 +470,12 @@ inline std::size_t scratch_request(const LaunchParams& p) {
   return round_up(round_up(p.static_bytes(), base_alignment) + p.dynamic_bytes() + base_alignment, 8);
 }
 
+/// The policy with Kokkos' public occupancy hint.
+template <class Policy>
+auto with_desired_occupancy(const Policy& policy, int percent) {
+  return Kokkos::Experimental::prefer(policy, Kokkos::Experimental::DesiredOccupancy(percent));
+}
+
 /// One launch with the functor for scratch level `Level` (Alt: see BlockFunctor).
 /// Returns false, launching nothing, where `may_decline` is set and the
 /// backend's team limit for this plan is below the block (the caller then
@@ -443,8 +487,11 @@ bool launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p
   constexpr bool direct = block_driver_launch<ExecSpace, Bounds> && Level == 0;
   constexpr bool loop = Bounds::team_loop && !direct;
   using functor_type = BlockFunctor<ExecSpace, F, Level, direct, loop, Alt>;
-  const functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks, team_loop_strided(),
-                             Alt ? plan.scratch_stride : 0};
+  functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks, team_loop_strided(),
+                       Alt ? plan.scratch_stride : 0};
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+  functor.m_check = scheck::launching;
+#endif
   // The backend's team limit for this functor and scratch size. On a GPU it
   // depends only on the kernel, the device and the scratch request, and
   // asking Kokkos for it is an occupancy calculation (and two TeamPolicy
@@ -501,11 +548,21 @@ bool launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p
     if (t > team_max) t = team_max;
     if (t > warps) t = warps;
     plan.team_size = t < 1 ? 1 : t;
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+    if (scheck::launching) plan.team_size = 1;  // the checker records a block from one host thread
+#endif
   }
-  Kokkos::parallel_for(cached_label<functor_type>(label),
-                       policy_type(exec, plan.league_size, plan.team_size, 1)
-                           .set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes))),
-                       functor);
+  const auto policy = policy_type(exec, plan.league_size, plan.team_size, 1)
+                          .set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)));
+  if constexpr (is_gpu_space<ExecSpace>::value) {
+    // A second instantiation only on GPUs: host backends ignore the hint.
+    if (p.desired_occupancy() > 0) {
+      Kokkos::parallel_for(cached_label<functor_type>(label), with_desired_occupancy(policy, p.desired_occupancy()),
+                           functor);
+      return true;
+    }
+  }
+  Kokkos::parallel_for(cached_label<functor_type>(label), policy, functor);
   return true;
 }
 
@@ -539,6 +596,50 @@ void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParam
 template <class ExecSpace>
 inline constexpr ScratchFallback kernel_fallback =
     is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1;
+
+/// The error for a level-1 request to a body compiled for level 0 only.
+inline LaunchError level0_only_error(const char* label, std::size_t bytes) {
+  std::ostringstream err;
+  err << "scratchkit: cannot launch kernel '" << label << "' with " << bytes
+      << " bytes of level-1 scratch: it is compiled for level-0 scratch only (launch<Bounds, "
+         "ScratchFallback::none>)";
+  return LaunchError(err.str());
+}
+
+/// launch() under the scratch checker: the blocks record their accesses, the
+/// report is finished once the launch has run. Host backends only, so a GPU
+/// launch compiles none of it.
+template <class Bounds, ScratchFallback MaxFallback, class ExecSpace, class F>
+void check_scratch_launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const LaunchPlan& plan,
+                          const F& body, const ScratchCheck& check) {
+  if constexpr (is_gpu_space<ExecSpace>::value) {
+    (void)exec, (void)p, (void)plan, (void)body, (void)check;
+    throw UnsupportedError(std::string("scratchkit: kernel '") + label + "': the scratch checker runs on host "
+                           "backends only, not on " + space_name<ExecSpace>());
+  } else {
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+    scheck::LaunchCheck lc(check, label, space_name<ExecSpace>());
+    struct Launching {
+      explicit Launching(scheck::LaunchCheck* l) { scheck::launching = l; }
+      ~Launching() { scheck::launching = nullptr; }
+    } launching(&lc);
+    if (plan.scratch_level == 0) {
+      launch_at_level<Bounds, 0>(exec, label, p, plan, body);
+    } else if constexpr (MaxFallback == ScratchFallback::level1) {
+      launch_at_level<Bounds, 1>(exec, label, p, plan, body);
+    } else {
+      throw level0_only_error(label, plan.scratch_bytes);
+    }
+    exec.fence();
+    scheck::launching = nullptr;
+    lc.finish();
+#else
+    (void)exec, (void)p, (void)plan, (void)body, (void)check;
+    throw UnsupportedError(std::string("scratchkit: kernel '") + label + "': the scratch checker is not compiled in "
+                           "(configure scratchkit with -DSCRATCHKIT_ENABLE_SCRATCH_CHECK=ON)");
+#endif
+  }
+}
 
 }  // namespace detail
 
@@ -691,16 +792,17 @@ void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, con
   // throws otherwise, as CUDA rejects a zero grid); it has still had every
   // other check, and launches nothing.
   if (plan.league_size == 0) return;
+  const ScratchCheck* check = p.scratch_check().enabled ? &p.scratch_check() : detail::scratch_check_scope;
+  if (check != nullptr && check->enabled) {
+    detail::check_scratch_launch<Bounds, MaxFallback>(exec, label, p, plan, body, *check);
+    return;
+  }
   if (plan.scratch_level == 0) {
     detail::launch_at_level<Bounds, 0>(exec, label, p, plan, body);
   } else if constexpr (MaxFallback == ScratchFallback::level1) {
     detail::launch_at_level<Bounds, 1>(exec, label, p, plan, body);
   } else {
-    std::ostringstream err;
-    err << "scratchkit: cannot launch kernel '" << label << "' with " << plan.scratch_bytes
-        << " bytes of level-1 scratch: it is compiled for level-0 scratch only (launch<Bounds, "
-           "ScratchFallback::none>)";
-    throw LaunchError(err.str());
+    throw detail::level0_only_error(label, plan.scratch_bytes);
   }
 }
 

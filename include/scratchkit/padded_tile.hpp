@@ -29,11 +29,14 @@ class PaddedTile {
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t shmem_align() { return storage::shmem_align(); }
 
   template <class BlockT>
-  KOKKOS_INLINE_FUNCTION explicit PaddedTile(const BlockT& block) : m_s(block) {}
+  KOKKOS_INLINE_FUNCTION explicit PaddedTile(const BlockT& block) : m_s(block) {
+    SCRATCHKIT_SCRATCH_PADDED(T, m_s.data(), Rows, Cols, Pad);
+  }
 
   KOKKOS_INLINE_FUNCTION T& operator()(int r, int c) const {
     SCRATCHKIT_BOUNDS_CHECK(r >= 0 && r < Rows && c >= 0 && c < Cols,
                             "scratchkit: PaddedTile index out of bounds");
+    SCRATCHKIT_SCRATCH_TOUCH(m_s.data() + r * pitch + c, sizeof(T));
     return m_s.data()[r * pitch + c];
   }
   KOKKOS_INLINE_FUNCTION T* data() const { return m_s.data(); }

@@ -10,6 +10,8 @@
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/padded_tile.hpp>
 #include <scratchkit/launch.hpp>
+#include <scratchkit/scratch_check.hpp>
+#include <scratchkit/occupancy.hpp>
 #include <scratchkit/warp.hpp>
 #include <scratchkit/block_collectives.hpp>
 #include <scratchkit/kernels/collectives.hpp>

@@ -53,11 +53,14 @@ class SharedArray {
   /// Takes the next N elements of the block's static region; contents uninitialised.
   template <class BlockT>
   KOKKOS_INLINE_FUNCTION explicit SharedArray(const BlockT& block, Uninit = UNINIT)
-      : m_data(detail::assume_aligned<alignment>(static_cast<T*>(block.impl_take_static(shmem_size(), alignment)))) {}
+      : m_data(detail::assume_aligned<alignment>(static_cast<T*>(block.impl_take_static(shmem_size(), alignment)))) {
+    SCRATCHKIT_SCRATCH_STATIC(T, m_data, N, "SharedArray");
+  }
 
   KOKKOS_INLINE_FUNCTION T& operator[](std::size_t i) const {
     SCRATCHKIT_BOUNDS_CHECK_V(i < N, "scratchkit: SharedArray index %lld out of bounds [0, %lld)",
                               static_cast<long long>(i), static_cast<long long>(N));
+    SCRATCHKIT_SCRATCH_TOUCH(m_data + i, sizeof(T));
     return m_data[i];
   }
   KOKKOS_INLINE_FUNCTION T* data() const { return m_data; }

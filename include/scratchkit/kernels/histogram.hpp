@@ -83,6 +83,7 @@ KOKKOS_INLINE_FUNCTION void histogram_scratch_inc(std::uint32_t* p) {
     return;
   }
 #endif
+  SCRATCHKIT_SCRATCH_ATOMIC(p);
   Kokkos::atomic_add(p, std::uint32_t(1));
 }
 

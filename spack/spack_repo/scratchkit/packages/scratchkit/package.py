@@ -50,6 +50,12 @@ class Scratchkit(CMakePackage, CudaPackage):
     variant("tests", default=False, description="Build the Catch2 test suite")
     variant("bounds_check", default=False, description="Check every scratch access at run time")
     variant(
+        "scratch_check",
+        default=False,
+        description="Compile in the host scratch checker (races, uninitialised reads, bank conflicts; "
+        "SCRATCHKIT_ENABLE_SCRATCH_CHECK), switched on per launch",
+    )
+    variant(
         "eti",
         default=True,
         description="Compile the public kernels into the library for Kokkos' default execution spaces "
@@ -186,6 +192,7 @@ class Scratchkit(CMakePackage, CudaPackage):
             self.define_from_variant("SCRATCHKIT_ENABLE_PERF", "benchmarks"),
             self.define_from_variant("SCRATCHKIT_ENABLE_TESTS", "tests"),
             self.define_from_variant("SCRATCHKIT_ENABLE_BOUNDS_CHECK", "bounds_check"),
+            self.define_from_variant("SCRATCHKIT_ENABLE_SCRATCH_CHECK", "scratch_check"),
             self.define_from_variant("SCRATCHKIT_ENABLE_ETI", "eti"),
             # The install test and the in-tree example need the build tree;
             # spack's own tests below build the examples against the prefix.

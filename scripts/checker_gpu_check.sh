@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The host scratch checker against the GPU tools, on a machine with an NVIDIA GPU:
+# each test kernel of tests/support/checker_kernels.hpp runs on the host under the
+# checker (scratchkit_checker_cases), and its CUDA twin (tests/checker_twins.cu)
+# under compute-sanitizer racecheck and initcheck and Nsight Compute's
+# shared-memory counters; then the occupancy formula against CUDA's occupancy API.
+# Writes one comparison log.
+#
+#   scripts/checker_gpu_check.sh [BUILD_DIR] [LOG]
+#
+# BUILD_DIR: a configured scratchkit build with the tests (default build-test, as
+# `scripts/quickstart.sh test` leaves it); scratchkit_checker_cases is built there.
+# LOG (default tests/results/checker-gpu-check.log). Environment: ARCH (default
+# sm_90), NVCC, COMPUTE_SANITIZER, NCU (default: from PATH or /usr/local/cuda/bin).
+set -euo pipefail
+src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${1:-$src/build-test}"
+log="${2:-$src/tests/results/checker-gpu-check.log}"
+arch="${ARCH:-sm_90}"
+cuda_bin=/usr/local/cuda/bin
+tool() { command -v "$1" 2>/dev/null || echo "$cuda_bin/$1"; }
+nvcc="${NVCC:-$(tool nvcc)}"
+sanitizer="${COMPUTE_SANITIZER:-$(tool compute-sanitizer)}"
+ncu="${NCU:-$(tool ncu)}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+
+echo "== building the CUDA twins ($arch) and the host cases"
+"$nvcc" -std=c++17 -O2 -arch="$arch" -lineinfo -I"$src/include" "$src/tests/checker_twins.cu" -o "$work/twins"
+[ -d "$build" ] || { echo "checker_gpu_check: no build directory $build (run scripts/quickstart.sh test first)" >&2; exit 1; }
+cmake --build "$build" --target scratchkit_checker_cases -j "${JOBS:-$(nproc)}"
+cases_bin="$(find "$build" -name scratchkit_checker_cases -type f -perm -u+x | head -n 1)"
+host="$work/host.txt"
+"$cases_bin" > "$host"
+
+mkdir -p "$(dirname "$log")"
+{
+  echo "# scratchkit host scratch checker vs. GPU tools"
+  echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "# GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
+  echo "# $("$nvcc" --version | tail -n 1); $("$sanitizer" --version 2>/dev/null | head -n 1); $("$ncu" --version 2>/dev/null | tail -n 1)"
+  echo "# host: scratchkit_checker_cases from $build"
+  echo
+  printf '%-20s %-28s %-28s %-30s %-30s %-24s %-24s\n' case "races: checker / racecheck" "uninit: checker / initcheck" \
+    "ld conflicts: checker / ncu" "st conflicts: checker / ncu" "ld wavefronts: ch / ncu" "st wavefronts: ch / ncu"
+} > "$log"
+
+field() { sed -n "s/.*\b$2=\([0-9-]*\).*/\1/p" <<< "$1"; }
+# The tools may read stdin: the cases come on fd 3.
+while read -r line <&3; do
+  c="${line%% *}"
+  # racecheck: hazards reported (errors + warnings); initcheck: errors.
+  "$sanitizer" --tool racecheck --racecheck-report all "$work/twins" "$c" > "$work/$c.race" 2>&1 || true
+  "$sanitizer" --tool initcheck "$work/twins" "$c" > "$work/$c.init" 2>&1 || true
+  hazards="$(sed -n 's/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*/\1/p' "$work/$c.race" | tail -n 1)"
+  [ -n "$hazards" ] || hazards="$(grep -c 'Race reported\|Potential .* hazard\|Error: Race' "$work/$c.race" || true)"
+  init="$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$work/$c.init" | tail -n 1)"
+  "$ncu" --csv --metrics "$metrics" "$work/twins" "$c" > "$work/$c.ncu" 2> "$work/$c.ncu.err" || true
+  read -r nld nst nwld nwst < <(python3 - "$work/$c.ncu" <<'PY'
+import csv, sys
+sums = {}
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 3]
+if rows:
+    head = rows[0]
+    mi, vi = head.index("Metric Name"), head.index("Metric Value")
+    for r in rows[1:]:
+        try:
+            sums[r[mi]] = sums.get(r[mi], 0) + float(r[vi].replace(",", ""))
+        except ValueError:
+            pass
+keys = ["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"]
+print(" ".join(str(int(sums[k])) if k in sums else "?" for k in keys))
+PY
+)
+  printf '%-20s %-28s %-28s %-30s %-30s %-24s %-24s\n' "$c" "$(field "$line" races) / ${hazards:-?}" \
+    "$(field "$line" uninit) / ${init:-?}" "$(field "$line" ld_conflicts) / $nld" "$(field "$line" st_conflicts) / $nst" \
+    "$(field "$line" ld_wavefronts) / $nwld" "$(field "$line" st_wavefronts) / $nwst" >> "$log"
+done 3< "$host"
+
+{
+  echo
+  echo "## racecheck / initcheck excerpts (first hazard or error of each case)"
+  for f in "$work"/*.race "$work"/*.init; do
+    first="$(grep -m 1 -A 3 'Error\|Warning\|hazard' "$f" | head -n 4 || true)"
+    [ -z "$first" ] || printf '%s:\n%s\n' "$(basename "$f")" "$first"
+  done
+  echo
+  echo "## occupancy: scratchkit's formula (detail/occupancy.hpp) vs cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+  rc=0
+  "$work/twins" occupancy || rc=$?
+  [ "$rc" = 0 ] || echo "(exit code $rc: 1 = some rows differ, 77 = no GPU)"
+} >> "$log" 2>&1
+echo "== log: $log"
+cat "$log"

@@ -127,7 +127,12 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
     const double rw = 2.0 * static_cast<double>(n) * sizeof(T);
     // The layer's and native's trees (tests/test_collectives.cpp); CUB and
     // Kokkos: no documented order, held to any order of the tile (tile - 1).
-    const long long twin_scan = 2 * (items - 1) + 7 + BS / 32, twin_sum = items + 3 + BS / 32, any = tile;
+    // Warps of `lanes` (warp_size: 64 on AMD GPUs), log2(lanes) rounds a warp tree.
+    const int lanes  = warp_size<Exec>();
+    long long rounds = 0;
+    while ((1 << rounds) < lanes) ++rounds;
+    const long long twin_scan = 2 * (items - 1) + rounds + 2 + BS / lanes, twin_sum = items + rounds - 2 + BS / lanes,
+                    any       = tile;
     auto scan_check = [data, n, tile](bool inclusive, long long depth) {
       return [data, n, tile, inclusive, depth] {
         auto d        = data();
@@ -211,11 +216,11 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
 #endif
 
     if (items == 4) {  // one element a lane: the items do not matter
-      auto warp_check = [data, n](long long depth) {
-        return [data, n, depth] {
+      auto warp_check = [data, n](int lanes, long long depth) {
+        return [data, n, lanes, depth] {
           auto d        = data();
           const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->y);
-          return check_tile_scans(d->x.h.data(), hy.data(), n, 32, true, depth);
+          return check_tile_scans(d->x.h.data(), hy.data(), n, lanes, true, depth);
         };
       };
       for (auto b : backends(c)) {
@@ -224,7 +229,8 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
           auto d = data();
           tile_warp_scan(Exec(), d->x.d, d->y, BS, b);
         };
-        k.check = warp_check(5);  // Kogge-Stone: 5 rounds
+        // Kogge-Stone: log2(lanes) rounds (the native twin is CUDA's: 32 lanes, 5 rounds).
+        k.check = b == Backend::native ? warp_check(32, 5) : warp_check(lanes, rounds);
         cases.push_back(k);
       }
 #if SCRATCHKIT_HAS_NATIVE_CUDA && defined(KOKKOS_ENABLE_CUDA)
@@ -234,7 +240,7 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
           auto d = data();
           native::cuda::vendor::tile_warp_scan(d->x.d.data(), d->y.data(), d->x.d.size(), BS, Exec().cuda_stream());
         };
-        k.check = warp_check(31);  // CUB's order is not documented: any order over 32 lanes
+        k.check = warp_check(32, 31);  // CUB's order is not documented: any order over 32 lanes
         cases.push_back(k);
       }
 #endif

@@ -8,6 +8,7 @@
 #include <scratchkit/launch.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/shared_array.hpp>
+#include <scratchkit/warp.hpp>
 
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
@@ -154,23 +155,84 @@ TEMPLATE_LIST_TEST_CASE("Each logical thread runs exactly once, spread over the 
     who_ran<Exec>(member, ts, block);
     auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), member);
     auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ts);
-    const int team = ht(0);
-    CAPTURE(Exec::name(), block.x, block.y, block.z, team, Exec().concurrency());
+    const int team = ht(0), W = warp_size<Exec>();
+    CAPTURE(Exec::name(), block.x, block.y, block.z, team, W, Exec().concurrency());
     if (detail::is_gpu_space<Exec>::value) {
       CHECK(team == n);  // one hardware thread per logical thread
     } else {
       CHECK(team >= 1);
       CHECK(team <= n);
-      CHECK(team <= (n + 31) / 32);
-      if (Exec().concurrency() > 1 && n > 32) CHECK(team > 1);  // host teams really share the work
+      CHECK(team <= (n + W - 1) / W);
+      if (Exec().concurrency() > 1 && n > W) CHECK(team > 1);  // host teams really share the work
     }
     int bad = 0;
     for (int blk = 0; blk < 2; ++blk)
       for (int r = 0; r < n; ++r) {
         const int v = hm(blk, r);
         bad += (v % 1000) != 1;                                           // ran exactly once
-        if (!detail::is_gpu_space<Exec>::value) bad += (v / 1000) != (r / 32) % team;  // members own warps
+        if (!detail::is_gpu_space<Exec>::value) bad += (v / 1000) != (r / W) % team;  // members own warps
       }
     CHECK(bad == 0);
   }
+}
+
+namespace {
+
+/// Sets the host warp size for one scope and restores the run's (SCRATCHKIT_TEST_WARP_SIZE) after it.
+struct HostWarpSize {
+  int saved = host_warp_size();
+  explicit HostWarpSize(int lanes) { set_host_warp_size(lanes); }
+  ~HostWarpSize() { set_host_warp_size(saved); }
+};
+
+// Every thread's b.warp_size() and the lane and width warp_of gives it.
+template <class Exec>
+void warp_layout(const Kokkos::View<int**, typename Exec::memory_space>& out, int n) {
+  using B = Block<Exec>;
+  launch(Exec(), "test::warp_layout", LaunchParams(Dim3(1), Dim3(n)), KOKKOS_LAMBDA(const B& b) {
+    b.threads([&](const Thread& t) {
+      const detail::WarpOf w = detail::warp_of(b, t);
+      out(0, t.rank)         = b.warp_size();
+      out(1, t.rank)         = w.lane;
+      out(2, t.rank)         = w.width;
+    });
+  });
+  Exec().fence();
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("Host backends run blocks with the warp size chosen, GPUs with their hardware's",
+                        "[layer][block][warp]", test::Spaces) {
+  using Exec = TestType;
+  CHECK_THROWS_AS(set_host_warp_size(48), UnsupportedError);
+  CHECK_THROWS_AS(set_host_warp_size(0), UnsupportedError);
+  for (const int lanes : {32, 64}) {
+    const HostWarpSize chosen(lanes);
+    const int want = detail::is_gpu_space<Exec>::value ? Block<Exec>::max_warp_size : lanes;
+    CAPTURE(Exec::name(), lanes, want);
+    CHECK(warp_size<Exec>() == want);
+    CHECK(Block<Exec>::min_warp_size <= want);
+    CHECK(want <= Block<Exec>::max_warp_size);
+    for (const int n : {1, 31, 32, 33, 64, 65, 100, 256}) {
+      Kokkos::View<int**, typename Exec::memory_space> out("out", 3, n);
+      warp_layout<Exec>(out, n);
+      auto h  = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+      int bad = 0;
+      for (int r = 0; r < n; ++r) {
+        const int base = r / want * want;
+        bad += h(0, r) != want;
+        bad += h(1, r) != r - base;
+        bad += h(2, r) != (n - base < want ? n - base : want);
+      }
+      CAPTURE(n);
+      CHECK(bad == 0);
+    }
+  }
+#if defined(KOKKOS_ENABLE_CUDA)
+  STATIC_CHECK(Block<Kokkos::Cuda>::max_warp_size == 32);
+#endif
+#if defined(KOKKOS_ENABLE_HIP) && (defined(KOKKOS_ARCH_AMD_GFX90A) || defined(KOKKOS_ARCH_AMD_GFX942))
+  STATIC_CHECK(Block<Kokkos::HIP>::max_warp_size == 64);
+#endif
 }

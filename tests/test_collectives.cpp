@@ -11,9 +11,11 @@
 // - the sequential result (long double): integers exact; floats within
 //   gamma_d * sum |x_j| over the elements the result covers, d the height of
 //   the collective's summation tree (each element goes through at most d
-//   additions): warp scan 5 (+1 for exclusive's init), block scan 5 + warps
-//   (+ 2 (N - 1) for N items, +1 for init), block reduce 5 + warps - 1
-//   (+ N - 1 for items).
+//   additions): warp scan LW = log2(W) (+1 for exclusive's init), block scan
+//   LW + warps (+ 2 (N - 1) for N items, +1 for init), block reduce
+//   LW + warps - 1 (+ N - 1 for items).
+// W, the warp size, is the backend's (scratchkit::warp_size<Exec>()): on host
+// backends the one the test run chose (SCRATCHKIT_TEST_WARP_SIZE, 32 or 64).
 #include "test_support.hpp"
 
 #include <scratchkit/block_collectives.hpp>
@@ -52,25 +54,34 @@ struct LatestNonzero {
 constexpr int MAXT = 1024;
 /// Blocks of up to 1024 threads on a GPU: at most 64 registers a thread.
 using TestBounds = LaunchBounds<MAXT, 1>;
-constexpr int W    = 32;
-const int block_sizes[] = {1, 5, 31, 32, 33, 80, 100, 256, 257, 1024};
+/// Lanes of a warp on the backend under test and log2 of them (use_warp_of);
+/// WMAX bounds W on every backend.
+int W = 32, LW = 5;
+constexpr int WMAX = 64;
+template <class Exec>
+void use_warp_of() {
+  W = warp_size<Exec>();
+  REQUIRE(W <= WMAX);
+  for (LW = 0; (1 << LW) < W;) ++LW;
+}
+const int block_sizes[] = {1, 5, 31, 32, 33, 63, 64, 65, 80, 100, 256, 257, 1024};
 
 // ---- the model ----------------------------------------------------------
 
 template <class T, class Op>
 void model_warp_inclusive(T* x, int width, Op op) {
   for (int off = 1; off < W; off <<= 1) {
-    T old[W];
+    T old[WMAX];
     for (int l = 0; l < width; ++l) old[l] = x[l];
     for (int l = off; l < width; ++l) x[l] = op(old[l - off], old[l]);
   }
 }
 template <class T, class Op>
 T model_warp_reduce(const T* x, int width, Op op) {
-  T v[W];
+  T v[WMAX];
   for (int l = 0; l < width; ++l) v[l] = x[l];
   for (int off = W / 2; off > 0; off >>= 1) {
-    T old[W];
+    T old[WMAX];
     for (int l = 0; l < width; ++l) old[l] = v[l];
     for (int l = 0; l + off < width; ++l) v[l] = op(old[l], old[l + off]);
   }
@@ -246,6 +257,7 @@ void run_warp_ops(int nt, int blocks, const DView<T, Exec>& x, const DView<T, Ex
   using B = Block<Exec>;
   const int warps = (nt + W - 1) / W;
   launch<TestBounds>(Exec(), "test::warp_ops", LaunchParams(Dim3(blocks), Dim3(nt)), KOKKOS_LAMBDA(const B& b) {
+    const int bw = b.warp_size();
     PerThread<T, B, MAXT> v(b);
     const int base = b.block_rank() * nt;
     b.threads([&](const Thread& t) { v(t) = x(base + t.rank); });
@@ -271,7 +283,7 @@ void run_warp_ops(int nt, int blocks, const DView<T, Exec>& x, const DView<T, Ex
     });
     warp_reduce(b, v, op);
     b.threads([&](const Thread& t) {
-      if (t.rank % W == 0) red(b.block_rank() * warps + t.rank / W) = v(t);
+      if (t.rank % bw == 0) red(b.block_rank() * warps + t.rank / bw) = v(t);
     });
   });
   Exec().fence();
@@ -403,9 +415,10 @@ void run_exchange(int which, int nt, int blocks, int valid, const DView<T, Exec>
 
 template <class Exec, class T, class Op>
 void check_warp_ops(int nt, Op op, bool with_zeros) {
+  use_warp_of<Exec>();
   const int blocks = 3, warps = (nt + W - 1) / W;
   const auto seed  = test::case_seed(nt, sizeof(T), with_zeros);
-  CAPTURE(Exec::name(), nt, sizeof(T), std::is_floating_point<T>::value, with_zeros, seed);
+  CAPTURE(Exec::name(), W, nt, sizeof(T), std::is_floating_point<T>::value, with_zeros, seed);
   const std::vector<T> hx = random_values<T>(static_cast<std::size_t>(blocks) * nt, seed, with_zeros);
   const T init            = std::is_same<Op, Plus>::value ? T(0) : T(2);
   auto x                  = device_copy<T, Exec>(hx, "x");
@@ -429,19 +442,20 @@ void check_warp_ops(int nt, Op op, bool with_zeros) {
       CHECK(same_bits(gr[blk * warps + w0 / W], model_warp_reduce(hx.data() + o, width, op)));
       if (std::is_same<Op, Plus>::value) {  // the model itself against the sequential sums
         int bad = -1;
-        CHECK(scan_close(hx.data() + o, gi.data() + o, width, true, init, 5, &bad));
-        CHECK(scan_close(hx.data() + o, ge.data() + o, width, false, init, 6, &bad));
+        CHECK(scan_close(hx.data() + o, gi.data() + o, width, true, init, LW, &bad));
+        CHECK(scan_close(hx.data() + o, ge.data() + o, width, false, init, LW + 1, &bad));
         CAPTURE(bad);
-        CHECK(sum_close(hx.data() + o, width, gr[blk * warps + w0 / W], 5));
+        CHECK(sum_close(hx.data() + o, width, gr[blk * warps + w0 / W], LW));
       }
     }
 }
 
 template <class Exec, class T, class Op>
 void check_block_ops(int nt, Op op, bool with_zeros) {
+  use_warp_of<Exec>();
   const int blocks = 2, warps = (nt + W - 1) / W;
   const auto seed  = test::case_seed(nt, 10 + sizeof(T), with_zeros);
-  CAPTURE(Exec::name(), nt, sizeof(T), std::is_floating_point<T>::value, with_zeros, seed);
+  CAPTURE(Exec::name(), W, nt, sizeof(T), std::is_floating_point<T>::value, with_zeros, seed);
   const std::vector<T> hx = random_values<T>(static_cast<std::size_t>(blocks) * nt, seed, with_zeros);
   const T init            = std::is_same<Op, Plus>::value ? T(0) : T(2);
   auto x                  = device_copy<T, Exec>(hx, "x");
@@ -459,12 +473,12 @@ void check_block_ops(int nt, Op op, bool with_zeros) {
     for (int t = 0; t < nt; ++t) CHECK(same_bits(ga[blk * nt + t], mr));
     if (std::is_same<Op, Plus>::value) {
       int bad = -1;
-      CHECK(scan_close(xb.data(), gi.data() + blk * nt, nt, true, init, 5 + warps, &bad));
-      CHECK(scan_close(xb.data(), ge.data() + blk * nt, nt, false, init, 6 + warps, &bad));
+      CHECK(scan_close(xb.data(), gi.data() + blk * nt, nt, true, init, LW + warps, &bad));
+      CHECK(scan_close(xb.data(), ge.data() + blk * nt, nt, false, init, LW + 1 + warps, &bad));
       CAPTURE(bad);
-      CHECK(sum_close(xb.data(), nt, gr[blk], 4 + warps));
+      CHECK(sum_close(xb.data(), nt, gr[blk], LW - 1 + warps));
     } else {  // LatestNonzero (not commutative): the scans give the sequential result exactly
-      // (reductions need a commutative operator: warp_reduce's tree pairs lane l with l + 16 first)
+      // (reductions need a commutative operator: warp_reduce's tree pairs lane l with l + W/2 first)
       T s = init, r = xb[0];
       for (int t = 0; t < nt; ++t) {
         CHECK(ge[blk * nt + t] == s);
@@ -478,9 +492,10 @@ void check_block_ops(int nt, Op op, bool with_zeros) {
 
 template <class Exec, class T, int N, class Op>
 void check_block_items(int nt, Op op, bool with_zeros) {
+  use_warp_of<Exec>();
   const int blocks = 2, warps = (nt + W - 1) / W, tile = nt * N;
   const auto seed  = test::case_seed(nt, 20 + sizeof(T) + N, with_zeros);
-  CAPTURE(Exec::name(), nt, N, sizeof(T), std::is_floating_point<T>::value, with_zeros, seed);
+  CAPTURE(Exec::name(), W, nt, N, sizeof(T), std::is_floating_point<T>::value, with_zeros, seed);
   const std::vector<T> hx = random_values<T>(static_cast<std::size_t>(blocks) * tile, seed, with_zeros);
   const T init            = std::is_same<Op, Plus>::value ? T(0) : T(2);
   auto x                  = device_copy<T, Exec>(hx, "x");
@@ -503,22 +518,23 @@ void check_block_items(int nt, Op op, bool with_zeros) {
     CHECK(same_bits(gr[blk], model_block_reduce(tot, op)));
     if (std::is_same<Op, Plus>::value) {
       int bad = -1;
-      CHECK(scan_close(xb.data(), gi.data() + blk * tile, tile, true, init, 2 * (N - 1) + 6 + warps, &bad));
-      CHECK(scan_close(xb.data(), ge.data() + blk * tile, tile, false, init, 2 * (N - 1) + 7 + warps, &bad));
+      CHECK(scan_close(xb.data(), gi.data() + blk * tile, tile, true, init, 2 * (N - 1) + LW + 1 + warps, &bad));
+      CHECK(scan_close(xb.data(), ge.data() + blk * tile, tile, false, init, 2 * (N - 1) + LW + 2 + warps, &bad));
       CAPTURE(bad);
-      CHECK(sum_close(xb.data(), tile, gr[blk], N + 3 + warps));
+      CHECK(sum_close(xb.data(), tile, gr[blk], N + LW - 2 + warps));
     }
   }
 }
 
 template <class Exec, class T, int N, ExchangeVariant V>
 void check_exchange(int nt) {
+  use_warp_of<Exec>();
   const int blocks = 3, tile = nt * N;
   for (int which = 0; which < 4; ++which)
     for (int valid : {tile, tile - 1, tile / 2 + 1, 1}) {
       if (which >= 2 && valid != tile) continue;  // the pure exchanges move whole tiles
       const auto seed = test::case_seed(nt, which * 4096 + valid, 30 + sizeof(T) + N);
-      CAPTURE(Exec::name(), name(V), nt, N, which, valid, sizeof(T));
+      CAPTURE(Exec::name(), W, name(V), nt, N, which, valid, sizeof(T));
       const std::vector<T> hx = random_values<T>(static_cast<std::size_t>(blocks) * tile, seed);
       auto x = device_copy<T, Exec>(hx, "x");
       DView<T, Exec> y("y", hx.size());
@@ -598,7 +614,7 @@ void check_tile_kernels(std::size_t n, int nt, int N, const TileModel<T>& m, con
       const int len = static_cast<int>(n - base < tile ? n - base : tile);
       int bad       = -1;
       CHECK(scan_close(hx.data() + base, gy.data() + base, len, kind == ScanKind::inclusive, T(0),
-                       2 * (N - 1) + 7 + warps, &bad));
+                       2 * (N - 1) + LW + 2 + warps, &bad));
     }
   }
   tile_reduce(Exec(), x, r, nt, N, backend);
@@ -607,7 +623,7 @@ void check_tile_kernels(std::size_t n, int nt, int N, const TileModel<T>& m, con
   CHECK(first_diff(gr.data(), m.red.data(), tiles) == -1);
   for (std::size_t k = 0; k < tiles; ++k) {
     const std::size_t base = k * tile;
-    CHECK(sum_close(hx.data() + base, static_cast<int>(n - base < tile ? n - base : tile), gr[k], N + 3 + warps));
+    CHECK(sum_close(hx.data() + base, static_cast<int>(n - base < tile ? n - base : tile), gr[k], N + LW - 2 + warps));
   }
   if (N == 3 || N == 4) {  // tile_warp_scan takes the block alone: once per block size
     tile_warp_scan(Exec(), x, y, nt, backend);
@@ -645,11 +661,12 @@ const std::size_t tile_sizes[] = {1, 5, 31, 239, 240, 241, 1023, 1024, 1025, 204
 
 template <class Exec, class T>
 void check_tiles_on(Backend backend) {
+  use_warp_of<Exec>();
   for (const Shape s : tile_shapes)
     for (std::size_t n0 : tile_sizes) {
       const std::size_t n = test::sized(n0);
       const auto seed     = test::case_seed(n, s.threads * 16 + s.items, 50 + sizeof(T));
-      CAPTURE(Exec::name(), name(backend), s.threads, s.items, n, sizeof(T), std::is_floating_point<T>::value, seed);
+      CAPTURE(Exec::name(), W, name(backend), s.threads, s.items, n, sizeof(T), std::is_floating_point<T>::value, seed);
       const std::vector<T> hx = random_values<T>(n, seed);
       check_tile_kernels<Exec, T>(n, s.threads, s.items, tile_model(hx, s.threads, s.items), hx, backend);
     }

@@ -30,7 +30,8 @@ constexpr ReduceOp all_ops[] = {ReduceOp::sum, ReduceOp::min, ReduceOp::max};
 /// The depth bound of this run: exec's grid, T's element size.
 template <class Exec, class T>
 long long depth_of(ReduceVariant v, std::size_t n) {
-  return reduce_error_depth(v, n, detail::reduce_device_fill<detail::ReduceDefaultBlocking>(Exec()), sizeof(T));
+  return reduce_error_depth(v, n, detail::reduce_device_fill<detail::ReduceDefaultBlocking>(Exec()), sizeof(T),
+                            warp_size<Exec>());
 }
 
 /// The reduce of x (any rank-1 View on Exec) checked against the host values hx[0..n).
@@ -179,12 +180,18 @@ TEST_CASE("The error depth of each variant follows its summation tree", "[reduce
   CHECK(detail::reduce_grid(4097, 4, 1056) == 2);
   CHECK(detail::reduce_grid(0, 8, 1056) == 1);
   CHECK(reduce_error_depth(ReduceVariant::warp_shuffle, 4096, 1056, 4) == 6 + 2 + 10);
+  // 64-lane warps (AMD wavefronts): 6 shuffle levels a tree instead of 5.
+  CHECK(reduce_error_depth(ReduceVariant::warp_shuffle, 4096, 1056, 4, 64) == 6 + 2 + 12);
+  CHECK(reduce_error_depth(ReduceVariant::warp_shuffle, std::size_t(1) << 28, 1056, 8, 64) ==
+        502 + 1 + 12 + 6 + 1 + 12);
+  CHECK(reduce_error_depth(ReduceVariant::tree, 513, 1056, 8, 64) == 18);
   // The untyped bound covers both element sizes on the default device.
   const long long fill =
       detail::reduce_device_fill<detail::ReduceDefaultBlocking>(Kokkos::DefaultExecutionSpace());
   for (auto v : all_variants)
     CHECK(reduce_error_depth(v, 1 << 20) ==
-          std::max(reduce_error_depth(v, 1 << 20, fill, 4), reduce_error_depth(v, 1 << 20, fill, 8)));
+          std::max(reduce_error_depth(v, 1 << 20, fill, 4, warp_size<Kokkos::DefaultExecutionSpace>()),
+                   reduce_error_depth(v, 1 << 20, fill, 8, warp_size<Kokkos::DefaultExecutionSpace>())));
 }
 
 TEST_CASE("Reduction rejects bad input before launch", "[reduce][bad-input]") {

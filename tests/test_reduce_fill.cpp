@@ -52,7 +52,7 @@ void check_fill(std::size_t n, std::size_t off, long long fill) {
     for (auto op : all_ops) {
       CAPTURE(name(v), name(op));
       const T got = reduce_fill<Exec>(v, op, x, fill);
-      const long long depth = reduce_error_depth(v, n, fill, sizeof(T));
+      const long long depth = reduce_error_depth(v, n, fill, sizeof(T), warp_size<Exec>());
       const auto res        = check::reduce<T>(op, hb.data() + off, n, got, depth);
       CAPTURE(got, res.worst, depth);
       CHECK(res.bad == 0);

@@ -4,8 +4,73 @@
 
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/scratch_check.hpp>
+#include <scratchkit/errors.hpp>
+
+
+#include <atomic>
+#include <string>
 
 namespace scratchkit {
+
+namespace detail {
+/// Lanes of a hardware warp of GPU execution space ExecSpace: 32 on NVIDIA
+/// GPUs; on AMD GPUs the wavefront of the architecture Kokkos was built for
+/// (the same choice as Kokkos' HIPTraits::WarpSize): 32 on RDNA, 64 on GCN and
+/// CDNA (gfx906 to gfx942: MI50 to MI300).
+template <class ExecSpace>
+struct gpu_warp_size : std::integral_constant<int, 32> {};
+#if defined(KOKKOS_ENABLE_HIP)
+#if defined(KOKKOS_ARCH_AMD_GFX1030) || defined(KOKKOS_ARCH_AMD_GFX1100) || defined(KOKKOS_ARCH_AMD_GFX1103) || \
+    defined(KOKKOS_ARCH_AMD_GFX1201)
+#define SCRATCHKIT_HIP_WARP_SIZE 32
+#else
+#define SCRATCHKIT_HIP_WARP_SIZE 64
+#endif
+// The device compiler knows the wavefront it compiles for: a Kokkos arch that disagrees is caught here.
+#if defined(__HIP_DEVICE_COMPILE__) && defined(__AMDGCN_WAVEFRONT_SIZE)
+static_assert(__AMDGCN_WAVEFRONT_SIZE == SCRATCHKIT_HIP_WARP_SIZE,
+              "scratchkit: the wavefront size of the AMD GPU compiled for is not the one of Kokkos' arch");
+#endif
+template <>
+struct gpu_warp_size<Kokkos::HIP> : std::integral_constant<int, SCRATCHKIT_HIP_WARP_SIZE> {};
+#endif
+
+inline std::atomic<int>& host_warp_size_setting() {
+  static std::atomic<int> lanes{32};
+  return lanes;
+}
+}  // namespace detail
+
+/// Sets the warp size host backends (Serial, OpenMP, Threads) give the blocks
+/// of later launches: 32 (an NVIDIA warp; the default) or 64 (an AMD
+/// wavefront), so that a kernel's warp collectives and warp-dependent
+/// results can be checked for either GPU on a laptop. Process-wide; takes
+/// effect at the next launch (a launch keeps the size it started with). GPU
+/// backends always run their hardware's warp. Throws UnsupportedError for
+/// any other size.
+/// \code
+/// scratchkit::set_host_warp_size(64);  // host blocks now run 64-lane warps, as on an MI250X
+/// \endcode
+inline void set_host_warp_size(int lanes) {
+  if (lanes != 32 && lanes != 64)
+    throw UnsupportedError("scratchkit::set_host_warp_size: " + std::to_string(lanes) +
+                           " lanes; host backends run warps of 32 (NVIDIA) or 64 (AMD) lanes");
+  detail::host_warp_size_setting().store(lanes, std::memory_order_relaxed);
+}
+/// The warp size host backends give blocks now (set_host_warp_size; 32 by default).
+inline int host_warp_size() { return detail::host_warp_size_setting().load(std::memory_order_relaxed); }
+
+/// The warp size of blocks launched now on execution space ExecSpace: the
+/// hardware's on a GPU (32 on NVIDIA, 64 on AMD CDNA), host_warp_size() on a
+/// host backend. What Block::warp_size() returns inside those blocks.
+/// \code
+/// const int w = scratchkit::warp_size<Kokkos::DefaultExecutionSpace>();
+/// \endcode
+template <class ExecSpace>
+int warp_size() {
+  if constexpr (!detail::is_gpu_space<ExecSpace>::value) return host_warp_size();
+  return detail::gpu_warp_size<ExecSpace>::value;
+}
 
 /// A 1-, 2- or 3-D extent, as CUDA's dim3 (unused dimensions are 1).
 struct Dim3 {
@@ -60,10 +125,11 @@ struct BlockGeometry {
   std::size_t dynamic_begin;  ///< offset of the pool from the 128-aligned base
   FastDiv grid_x, grid_y;     ///< gridDim.x, gridDim.y: league rank -> blockIdx
   FastDiv block_x, block_y;   ///< blockDim.x, blockDim.y: rank -> threadIdx
+  int warp = 32;              ///< lanes of a warp (host backends: host_warp_size() at launch)
   BlockGeometry() = default;
-  BlockGeometry(Dim3 g, Dim3 b, std::size_t s, std::size_t d, std::size_t begin)
+  BlockGeometry(Dim3 g, Dim3 b, std::size_t s, std::size_t d, std::size_t begin, int warp_lanes = 32)
       : grid(g), block(b), static_bytes(s), dynamic_bytes(d), dynamic_begin(begin),
-        grid_x(g.x < 1 ? 1 : g.x), grid_y(g.y < 1 ? 1 : g.y), block_x(b.x), block_y(b.y) {}
+        grid_x(g.x < 1 ? 1 : g.x), grid_y(g.y < 1 ? 1 : g.y), block_x(b.x), block_y(b.y), warp(warp_lanes) {}
 };
 }  // namespace detail
 
@@ -97,8 +163,10 @@ class Block {
   using member_type     = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   /// True when one logical thread is one hardware thread.
   static constexpr bool is_gpu = detail::is_gpu_space<ExecSpace>::value;
-  /// Logical threads per warp (32 consecutive ranks, as on NVIDIA GPUs).
-  static constexpr int warp_size = 32;
+  /// Bounds of warp_size() known at compile time (sizes of per-warp arrays):
+  /// on a GPU both are the hardware's warp; host backends run 32 or 64.
+  static constexpr int max_warp_size = is_gpu ? detail::gpu_warp_size<ExecSpace>::value : 64;
+  static constexpr int min_warp_size = is_gpu ? detail::gpu_warp_size<ExecSpace>::value : 32;
 
   /// The block of linear index `rank` (x + gx*(y + gy*z)) on `team`: the
   /// team's league rank, or one of the consecutive blocks a team runs when
@@ -123,6 +191,14 @@ class Block {
   KOKKOS_INLINE_FUNCTION int block_rank() const { return m_rank; }
   /// blockDim.x * blockDim.y * blockDim.z
   KOKKOS_INLINE_FUNCTION int num_threads() const { return m_nthreads; }
+  /// Logical threads per warp: consecutive ranks [w * warp_size(), (w + 1) * warp_size())
+  /// form warp w, as on a GPU. The hardware's on a GPU (a compile-time
+  /// constant: 32 on NVIDIA, 64 on AMD CDNA); on host backends the
+  /// host_warp_size() of the launch (32 unless set_host_warp_size(64)).
+  KOKKOS_INLINE_FUNCTION int warp_size() const {
+    if constexpr (is_gpu) return max_warp_size;
+    return m_geo.warp;
+  }
   /// Bytes of the dynamic pool (LaunchParams::shared_mem_bytes).
   KOKKOS_INLINE_FUNCTION std::size_t dynamic_shared_bytes() const { return m_geo.dynamic_bytes; }
   /// The Kokkos team this block runs on. Its league_rank() is the block's
@@ -156,8 +232,9 @@ class Block {
       } else {
         // Team members own whole warps (member m runs warps m, m + ts, ...),
         // so warp collectives stay within one member.
-        for (int w0 = m_team.team_rank() * warp_size; w0 < m_nthreads; w0 += ts * warp_size) {
-          const int w1 = w0 + warp_size < m_nthreads ? w0 + warp_size : m_nthreads;
+        const int ws = m_geo.warp;
+        for (int w0 = m_team.team_rank() * ws; w0 < m_nthreads; w0 += ts * ws) {
+          const int w1 = w0 + ws < m_nthreads ? w0 + ws : m_nthreads;
           for (int r = w0; r < w1; ++r) f(thread_of(r));
         }
       }

@@ -80,7 +80,7 @@ KOKKOS_INLINE_FUNCTION T fold_slots(const S& s, int count, const Op& op) {
 template <int MaxWarps, class T, class BlockT, int M, class S, class Op>
 KOKKOS_INLINE_FUNCTION void block_exclusive_prefix(const BlockT& b, PerThread<T, BlockT, M>& v, const S& s,
                                                    const Op& op) {
-  constexpr int W = BlockT::warp_size;
+  const int W = b.warp_size();
   warp_inclusive_scan(b, v, op);
   b.threads([&](const Thread& t) {
     const WarpOf w = warp_of(b, t);
@@ -107,7 +107,8 @@ KOKKOS_INLINE_FUNCTION T fold_items(const Items<T, N>& x, const Op& op) {
 }
 
 /// The scratch of BlockReduce and BlockScan: one T per warp of a block of
-/// up to MaxThreads threads, sized at compile time.
+/// up to MaxThreads threads, sized at compile time for the smallest warp any
+/// backend runs (32 lanes), so one type fits every backend and host warp size.
 template <class T, int MaxThreads>
 class WarpSlots {
  public:
@@ -130,7 +131,7 @@ class WarpSlots {
 }  // namespace detail
 
 /// Reduction over a block with an associative and commutative operator
-/// (warp_reduce's shuffle tree pairs lane l with lane l + 16 first): a
+/// (warp_reduce's shuffle tree pairs lane l with lane l + W/2 first): a
 /// warp_reduce per warp, one slot per warp in scratch, one barrier, then the
 /// warps' totals folded in rank order.
 /// \code
@@ -177,7 +178,7 @@ class BlockReduce : public detail::WarpSlots<T, MaxThreads> {
   template <class BlockT, int M, class Op>
   KOKKOS_INLINE_FUNCTION void reduce_to(const BlockT& b, PerThread<T, BlockT, M>& v, const Op& op,
                                         bool to_all) const {
-    constexpr int W = BlockT::warp_size;
+    const int W = b.warp_size();
     warp_reduce(b, v, op);
     b.threads([&](const Thread& t) {
       if (t.rank % W == 0) m_s[t.rank / W] = v(t);
@@ -219,7 +220,7 @@ class BlockScan : public detail::WarpSlots<T, MaxThreads> {
   /// v(t) = op over v of ranks 0 .. t.rank.
   template <class BlockT, int M, class Op>
   KOKKOS_INLINE_FUNCTION void inclusive_scan(const BlockT& b, PerThread<T, BlockT, M>& v, const Op& op) const {
-    constexpr int W = BlockT::warp_size;
+    const int W = b.warp_size();
     warp_inclusive_scan(b, v, op);
     b.threads([&](const Thread& t) {
       const detail::WarpOf w = detail::warp_of(b, t);
@@ -289,13 +290,15 @@ class BlockScan : public detail::WarpSlots<T, MaxThreads> {
 /// between the striped arrangement (coalesced in global memory) and the
 /// blocked one (thread r holds elements r*N .. r*N + N - 1) through scratch,
 /// as CUB's BlockLoad/BlockStore/BlockExchange:
-/// - ExchangeVariant::warp_transpose: warp w owns the segment of its lanes'
-///   items, [32*N*w, 32*N*w + width*N); striped within it, item i of lane l is
-///   element i*width + l of the segment; only sync_warp between the halves.
+/// - ExchangeVariant::warp_transpose: warp w (of W = b.warp_size() lanes)
+///   owns the segment of its lanes' items, [W*N*w, W*N*w + width*N); striped
+///   within it, item i of lane l is element i*width + l of the segment; only
+///   sync_warp between the halves.
 /// - ExchangeVariant::transpose: striped over the whole block, item i of
 ///   thread r is element i*threads + r; sync_threads between the halves.
 /// The scratch holds the tile with one padding slot after every 32 elements,
-/// so that the blocked side's accesses (stride N) fall in different banks.
+/// so that the blocked side's accesses (stride N) fall in different banks
+/// (32 banks of 4 bytes on NVIDIA shared memory and on AMD CDNA LDS alike).
 /// \code
 /// using Ex = scratchkit::BlockExchange<float, 256, 4>;  // warp_transpose
 /// auto p = scratchkit::LaunchParams(tiles, 256).uses<Ex>();

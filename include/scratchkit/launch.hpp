@@ -543,7 +543,7 @@ bool launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p
     plan.team_size = plan.logical_threads;
   } else {
     // Host team members own whole warps: more members than warps would idle.
-    const int warps = (plan.logical_threads + Block<ExecSpace>::warp_size - 1) / Block<ExecSpace>::warp_size;
+    const int warps = (plan.logical_threads + plan.geometry.warp - 1) / plan.geometry.warp;
     int t = p.requested_host_team_size() > 0 ? p.requested_host_team_size() : team_max;
     if (t > team_max) t = team_max;
     if (t > warps) t = warps;
@@ -712,7 +712,8 @@ LaunchPlan plan_launch(const LaunchParams& p, const char* label = nullptr) {
   plan.scratch_bytes          = detail::scratch_request(p);
   plan.level0_max    = detail::level0_max<ExecSpace, Bounds>(plan.logical_threads);
   plan.level1_max    = detail::ScratchLimits<ExecSpace>::get().level1;
-  plan.geometry      = detail::BlockGeometry(g, b, p.static_bytes(), p.dynamic_bytes(), dyn_begin);
+  plan.geometry      = detail::BlockGeometry(g, b, p.static_bytes(), p.dynamic_bytes(), dyn_begin,
+                                               warp_size<ExecSpace>());
   if constexpr (Bounds::team_loop && !detail::block_driver_launch<ExecSpace, Bounds>) {
     // A second copy of the block's scratch at the next base_alignment
     // boundary past the first, when the team runs several blocks and both

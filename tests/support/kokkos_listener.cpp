@@ -2,6 +2,7 @@
 // Initialises Kokkos once per test binary and prints what the tests run on.
 #include "test_support.hpp"
 
+#include <scratchkit/block.hpp>
 #include <scratchkit/version.hpp>
 
 #include <catch2/reporters/catch_reporter_event_listener.hpp>
@@ -47,13 +48,41 @@ void install_backtrace() {
 void install_backtrace() {}
 #endif
 
+// SCRATCHKIT_TEST_WARP_SIZE=32|64: the warp size host backends run this test
+// binary's blocks with (scratchkit::set_host_warp_size), so that ctest runs
+// the same suite for NVIDIA's warps and AMD's wavefronts (tests/CMakeLists.txt).
+void choose_host_warp_size() {
+  const char* v = std::getenv("SCRATCHKIT_TEST_WARP_SIZE");
+  if (v == nullptr || v[0] == '\0') return;
+  scratchkit::set_host_warp_size(std::atoi(v));  // throws for anything but 32 and 64
+}
+
+#if defined(KOKKOS_ENABLE_HIP)
+// A HIP build's tests need an AMD GPU (Kokkos' default space is HIP). Without
+// one the run stops before Kokkos starts, with Catch2's "all skipped" exit
+// code, which ctest reports as Skipped: never a silent pass.
+void require_amd_gpu() {
+  int devices = 0;
+  if (hipGetDeviceCount(&devices) == hipSuccess && devices > 0) return;
+  std::printf("# SKIPPED: this test binary is built for Kokkos HIP and no AMD GPU is present (hipGetDeviceCount)\n");
+  std::fflush(stdout);
+  std::_Exit(4);
+}
+#else
+void require_amd_gpu() {}
+#endif
+
 class KokkosListener : public Catch::EventListenerBase {
  public:
   using Catch::EventListenerBase::EventListenerBase;
   void testRunStarting(Catch::TestRunInfo const&) override {
     install_backtrace();
+    require_amd_gpu();
+    choose_host_warp_size();
     Kokkos::initialize();
-    std::printf("# %s\n# test seed %llu (set SCRATCHKIT_TEST_SEED to change)\n", scratchkit::build_summary().c_str(),
+    std::printf("# %s\n# host warp size %d (set SCRATCHKIT_TEST_WARP_SIZE to change)\n"
+                "# test seed %llu (set SCRATCHKIT_TEST_SEED to change)\n",
+                scratchkit::build_summary().c_str(), scratchkit::host_warp_size(),
                 static_cast<unsigned long long>(scratchkit::test::base_seed()));
   }
   void testRunEnded(Catch::TestRunStats const&) override { Kokkos::finalize(); }

@@ -5,16 +5,12 @@
 /// its variants with PTX cache hints (a streaming kernel's tuning choice).
 #pragma once
 
+#include <scratchkit/detail/inline.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
-
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define SCRATCHKIT_HD_FORCEINLINE __host__ __device__ __forceinline__
-#else
-#define SCRATCHKIT_HD_FORCEINLINE inline
-#endif
 
 namespace scratchkit {
 namespace detail {

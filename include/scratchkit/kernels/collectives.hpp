@@ -12,7 +12,8 @@
 /// - tile_scan: BlockExchange<warp_transpose>::load, BlockScan (items), store.
 /// - tile_reduce: items loaded striped (element i*threads + r of the tile to
 ///   thread r), folded, BlockReduce; out[k] per tile.
-/// - tile_warp_scan: one element a thread, warp_inclusive_scan per warp.
+/// - tile_warp_scan: one element a thread, warp_inclusive_scan per warp (its
+///   result depends on the warp size: 32 lanes on NVIDIA, 64 on AMD CDNA).
 /// - tile_exchange: BlockExchange load + store of the variant: out = in.
 /// All are asynchronous: fence exec before reading out. Inputs are read
 /// through the read-only path (read_only(), the native twin's __ldg): in and
@@ -347,10 +348,11 @@ void tile_reduce(const ExecSpace& exec, const InView& in, const OutView& out, in
 }
 
 /// Inclusive sum over each warp of blocks of `threads` threads (256, or 80:
-/// warps of 32, 32 and 16 lanes), one element a lane: out has in's extent.
+/// warps of 32, 32 and 16 lanes; of 64 and 16 where warp_size<ExecSpace>()
+/// is 64, as on AMD GPUs), one element a lane: out has in's extent.
 /// Asynchronous.
 /// \code
-/// scratchkit::tile_warp_scan(exec, in, out, 256);  // each run of 32 elements scanned
+/// scratchkit::tile_warp_scan(exec, in, out, 256);  // each run of warp_size<ExecSpace>() elements scanned
 /// \endcode
 template <class ExecSpace, class InView, class OutView>
 void tile_warp_scan(const ExecSpace& exec, const InView& in, const OutView& out, int threads,

@@ -271,19 +271,21 @@ void reduce_atomic_pass(const ExecSpace& exec, const Src& src, std::size_t n, st
 
 /// warp_shuffle with blocking Bk, one pass: reduce_thread, warp shuffles,
 /// one shared slot per warp, a warp reduces the slots; out[b] per block.
+/// Slots for warps of 32 lanes, the smallest warp (64-lane warps use half).
 template <class R, class Bk, class ExecSpace, class Src>
 SCRATCHKIT_KERNEL_LINKAGE
 void reduce_warp_pass(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head, int grid,
                       typename Src::value_type* out) {
   using T     = typename Src::value_type;
   using B_t   = Block<ExecSpace>;
-  constexpr int BS = Bk::threads, W = B_t::warp_size;
-  static_assert(BS / W <= W, "reduce_warp_pass: one warp reduces the warps' slots");
-  using Slots = SharedArray<T, BS / W>;
+  constexpr int BS = Bk::threads, WMin = B_t::min_warp_size;
+  static_assert((BS + WMin - 1) / WMin <= WMin, "reduce_warp_pass: one warp reduces the warps' slots");
+  using Slots = SharedArray<T, (BS + WMin - 1) / WMin>;
   const auto p = LaunchParams(Dim3(grid), Dim3(BS)).uses<Slots>();
   launch<ReduceStreamBounds<Bk>, ScratchFallback::none>(exec, "scratchkit::reduce_warp_shuffle", p, KOKKOS_LAMBDA(const B_t& b) {
     Slots s(b);
     PerThread<T, B_t, BS> v(b);
+    const int W = b.warp_size(), warps = (BS + W - 1) / W;
     b.threads(
         [&](const Thread& t) { v(t) = reduce_thread<R, Bk>(src, n, head, b.block_idx().x, t.rank, grid); });
     warp_reduce(b, v, [](T a, T c) { return R::apply(a, c); });
@@ -291,7 +293,7 @@ void reduce_warp_pass(const ExecSpace& exec, const Src& src, std::size_t n, std:
       if (t.rank % W == 0) s[t.rank / W] = v(t);
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) { v(t) = t.rank < BS / W ? s[t.rank] : R::identity(); });
+    b.threads([&](const Thread& t) { v(t) = t.rank < warps ? s[t.rank] : R::identity(); });
     warp_reduce(b, v, [](T a, T c) { return R::apply(a, c); });
     b.threads([&](const Thread& t) {
       if (t.rank == 0) out[b.block_idx().x] = v(t);
@@ -393,12 +395,14 @@ inline int reduce_tree_passes(std::size_t n) {
 /// sum over n elements of elem_bytes (4 or 8) bytes when the grid-stride
 /// variants may use up to fill_blocks blocks (the height of its summation
 /// tree): the d of the rounding bound |s - s_ref| <= gamma_d sum|x_i| the
-/// cross-checks use.
+/// cross-checks use. warp_lanes: the warp size the kernels run with
+/// (warp_size<ExecSpace>(): 64 on AMD GPUs), the width of warp_shuffle's trees.
 inline long long reduce_error_depth(ReduceVariant variant, std::size_t n, long long fill_blocks,
-                                    std::size_t elem_bytes) {
+                                    std::size_t elem_bytes, int warp_lanes = 32) {
   using Bk = detail::ReduceDefaultBlocking;
   constexpr long long log2_block = 8;  // tree levels over the tree variant's 256 slots
-  constexpr long long warp_tree  = 5;  // shuffle levels over 32 lanes
+  long long warp_tree = 0;             // shuffle levels over a warp's lanes
+  while ((1LL << warp_tree) < warp_lanes) ++warp_tree;
   long long log2_threads = 0;          // grid_stride_atomic's block tree over Bk::threads slots
   while ((1LL << log2_threads) < Bk::threads) ++log2_threads;
   const int grid        = detail::reduce_grid<Bk>(n, elem_bytes, fill_blocks);
@@ -421,7 +425,8 @@ inline long long reduce_error_depth(ReduceVariant variant, std::size_t n, long l
 template <class ExecSpace>
 long long reduce_error_depth(const ExecSpace& exec, ReduceVariant variant, std::size_t n) {
   const long long fill = detail::reduce_device_fill<detail::ReduceDefaultBlocking>(exec);
-  return std::max(reduce_error_depth(variant, n, fill, 4), reduce_error_depth(variant, n, fill, 8));
+  const int w = warp_size<ExecSpace>();
+  return std::max(reduce_error_depth(variant, n, fill, 4, w), reduce_error_depth(variant, n, fill, 8, w));
 }
 
 /// reduce_error_depth on the default execution space's device, for any element type.

@@ -6,7 +6,9 @@
 /// data()); matrices are row-major and contiguous. `stream` is a cudaStream_t
 /// (nullptr: the default stream); calls are asynchronous unless they return
 /// a value. Errors (a failed launch, a bad size) throw scratchkit::Error.
-/// Defined only when SCRATCHKIT_HAS_NATIVE_CUDA is 1.
+/// Defined only when SCRATCHKIT_HAS_NATIVE_CUDA is 1. CUDA only, on NVIDIA
+/// GPUs: there is no HIP twin, and on AMD GPUs (Kokkos HIP) as on host
+/// backends Backend::native throws UnsupportedError (docs/amd.md).
 #pragma once
 
 #include <scratchkit/config.hpp>

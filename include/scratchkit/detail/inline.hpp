@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// Portable forced inlining, for the headers the layer and the native CUDA twins share (no Kokkos here).
+#pragma once
+
+/// SCRATCHKIT_FORCEINLINE: CUDA's `__forceinline__` under nvcc; hipcc defines
+/// that keyword only in <hip/hip_runtime.h>, which these headers do not
+/// include, so clang and GCC get the attribute it stands for.
+#if defined(__CUDACC__) && !defined(__HIPCC__)
+#define SCRATCHKIT_FORCEINLINE __forceinline__
+#elif defined(__GNUC__) || defined(__clang__)
+#define SCRATCHKIT_FORCEINLINE inline __attribute__((always_inline))
+#else
+#define SCRATCHKIT_FORCEINLINE inline
+#endif
+
+/// SCRATCHKIT_HD_FORCEINLINE: a host and device function inlined where it is
+/// called, under nvcc and hipcc; a plain inline function for host compilers.
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SCRATCHKIT_HD_FORCEINLINE __host__ __device__ SCRATCHKIT_FORCEINLINE
+#else
+#define SCRATCHKIT_HD_FORCEINLINE inline
+#endif

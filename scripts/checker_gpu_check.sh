@@ -12,7 +12,9 @@
 # BUILD_DIR: a configured scratchkit build with the tests (default build-test, as
 # `scripts/quickstart.sh test` leaves it); scratchkit_checker_cases is built there.
 # LOG (default tests/results/checker-gpu-check.log). Environment: ARCH (default
-# sm_90), NVCC, COMPUTE_SANITIZER, NCU (default: from PATH or /usr/local/cuda/bin).
+# sm_90), NVCC, COMPUTE_SANITIZER, NCU (default: from PATH or /usr/local/cuda/bin);
+# HOST_CASES, the output of scratchkit_checker_cases run elsewhere (the checker's verdicts do not
+# depend on the machine), instead of building it in BUILD_DIR.
 set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$src/build-test}"
@@ -30,11 +32,16 @@ metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_ban
 
 echo "== building the CUDA twins ($arch) and the host cases"
 "$nvcc" -std=c++17 -O2 -arch="$arch" -lineinfo -I"$src/include" "$src/tests/checker_twins.cu" -o "$work/twins"
-[ -d "$build" ] || { echo "checker_gpu_check: no build directory $build (run scripts/quickstart.sh test first)" >&2; exit 1; }
-cmake --build "$build" --target scratchkit_checker_cases -j "${JOBS:-$(nproc)}"
-cases_bin="$(find "$build" -name scratchkit_checker_cases -type f -perm -u+x | head -n 1)"
 host="$work/host.txt"
-"$cases_bin" > "$host"
+if [ -n "${HOST_CASES:-}" ]; then
+  cp "$HOST_CASES" "$host"
+  build="$HOST_CASES (run elsewhere)"
+else
+  [ -d "$build" ] || { echo "checker_gpu_check: no build directory $build (run scripts/quickstart.sh test first)" >&2; exit 1; }
+  cmake --build "$build" --target scratchkit_checker_cases -j "${JOBS:-$(nproc)}"
+  cases_bin="$(find "$build" -name scratchkit_checker_cases -type f -perm -u+x | head -n 1)"
+  "$cases_bin" > "$host"
+fi
 
 mkdir -p "$(dirname "$log")"
 {

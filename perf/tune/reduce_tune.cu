@@ -95,13 +95,8 @@ const char* type_name() {
 template <class T>
 __global__ void fill_bits_kernel(T* x, long long n, unsigned seed) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    unsigned long long h = (static_cast<unsigned long long>(i) + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-    h ^= h >> 31;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 29;
-    x[i] = static_cast<T>(h);
-  }
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    x[i] = static_cast<T>(scratchkit::tune::input_hash(i, seed));
 }
 
 /// The read ceiling: thread's 16-byte vectors of [p, p + nv*16) in Bk's grid-stride

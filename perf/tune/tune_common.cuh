@@ -28,17 +28,21 @@ inline void cuda_check(cudaError_t e, const char* what) {
 }
 #define TUNE_CUDA(expr) ::scratchkit::tune::cuda_check((expr), #expr)
 
-/// x[i] uniform in [-1, 1) from a hash of (seed, i): the same inputs every run.
+/// The 64-bit hash of (seed, i) behind the tuners' inputs: the same inputs every run.
+__device__ __forceinline__ unsigned long long input_hash(long long i, unsigned seed) {
+  unsigned long long h = (static_cast<unsigned long long>(i) + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
+  h ^= h >> 31;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  h ^= h >> 29;
+  return h;
+}
+
+/// x[i] uniform in [-1, 1) from input_hash(i, seed).
 template <class T>
 __global__ void fill_kernel(T* x, long long n, unsigned seed) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    unsigned long long h = (static_cast<unsigned long long>(i) + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-    h ^= h >> 31;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 29;
-    x[i] = static_cast<T>(static_cast<double>(h >> 11) * (2.0 / 9007199254740992.0) - 1.0);
-  }
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    x[i] = static_cast<T>(static_cast<double>(input_hash(i, seed) >> 11) * (2.0 / 9007199254740992.0) - 1.0);
 }
 
 /// *out = max_i |x[i] - y[i]| (y null: max |x[i]|); non-negative doubles order like their bits; NaN wins.

@@ -16,6 +16,9 @@
 //   LW + warps - 1 (+ N - 1 for items).
 // W, the warp size, is the backend's (scratchkit::warp_size<Exec>()): on host
 // backends the one the test run chose (SCRATCHKIT_TEST_WARP_SIZE, 32 or 64).
+// tests/CMakeLists.txt compiles this file once per part (SCRATCHKIT_TEST_PART: 0 the warp and
+// one-value block collectives, 1 blocked items and exchanges, 2 the tile kernels), so that no unit
+// instantiates all of them; the model and helpers below are shared.
 #include "test_support.hpp"
 
 #include <scratchkit/block_collectives.hpp>
@@ -31,6 +34,10 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#ifndef SCRATCHKIT_TEST_PART
+#error "compiled once per part by tests/CMakeLists.txt, with SCRATCHKIT_TEST_PART set"
+#endif
 
 using namespace scratchkit;
 
@@ -674,6 +681,7 @@ void check_tiles_on(Backend backend) {
 
 }  // namespace
 
+#if SCRATCHKIT_TEST_PART == 0
 TEMPLATE_LIST_TEST_CASE("Warp scans, shuffles and reductions follow the documented order at every block size",
                         "[collectives][warp]", test::Spaces) {
   using Exec = TestType;
@@ -684,7 +692,9 @@ TEMPLATE_LIST_TEST_CASE("Warp scans, shuffles and reductions follow the document
     check_warp_ops<Exec, double>(nt, Plus{}, false);
   }
 }
+#endif
 
+#if SCRATCHKIT_TEST_PART == 0
 TEMPLATE_LIST_TEST_CASE("Block scans and reductions of one value a thread match the model and the sequential result",
                         "[collectives][block]", test::Spaces) {
   using Exec = TestType;
@@ -695,7 +705,9 @@ TEMPLATE_LIST_TEST_CASE("Block scans and reductions of one value a thread match 
     check_block_ops<Exec, double>(nt, Plus{}, false);
   }
 }
+#endif
 
+#if SCRATCHKIT_TEST_PART == 1
 TEMPLATE_LIST_TEST_CASE("Block scans and reductions of blocked items match the model and the sequential result",
                         "[collectives][block]", test::Spaces) {
   using Exec = TestType;
@@ -706,7 +718,9 @@ TEMPLATE_LIST_TEST_CASE("Block scans and reductions of blocked items match the m
     check_block_items<Exec, double, 3>(nt, Plus{}, false);
   }
 }
+#endif
 
+#if SCRATCHKIT_TEST_PART == 1
 TEMPLATE_LIST_TEST_CASE("BlockExchange loads, stores and exchanges tiles in both arrangements",
                         "[collectives][exchange]", test::Spaces) {
   using Exec = TestType;
@@ -717,7 +731,9 @@ TEMPLATE_LIST_TEST_CASE("BlockExchange loads, stores and exchanges tiles in both
     check_exchange<Exec, double, 3, ExchangeVariant::transpose>(nt);
   }
 }
+#endif
 
+#if SCRATCHKIT_TEST_PART == 0
 TEST_CASE("Block collectives say how much scratch they need at compile time", "[collectives]") {
   STATIC_REQUIRE(BlockScan<float, 256>::shmem_size() == 8 * sizeof(float));
   STATIC_REQUIRE(BlockReduce<double, 80>::shmem_size() == 3 * sizeof(double));
@@ -729,7 +745,9 @@ TEST_CASE("Block collectives say how much scratch they need at compile time", "[
   const auto p = LaunchParams(Dim3(1), Dim3(256)).uses<BlockExchange<float, 256, 4>, BlockScan<float, 256>>();
   CHECK(p.static_bytes() == (1024 + 32) * sizeof(float) + 8 * sizeof(float));
 }
+#endif
 
+#if SCRATCHKIT_TEST_PART == 2
 TEMPLATE_LIST_TEST_CASE("Tile kernels on the layer match the model bit for bit and the sequential result",
                         "[collectives][tile]", test::Spaces) {
   using Exec = TestType;
@@ -742,7 +760,9 @@ TEMPLATE_LIST_TEST_CASE("Tile kernels on the layer match the model bit for bit a
       check_tile_exchange<Exec>(n, s.threads, s.items, Backend::layer);
     }
 }
+#endif
 
+#if SCRATCHKIT_TEST_PART == 2
 TEST_CASE("Tile kernels reject shapes they are not built for and mismatched Views before launch",
           "[collectives][bad-input]") {
   using Exec = Kokkos::DefaultHostExecutionSpace;
@@ -766,7 +786,9 @@ TEST_CASE("Tile kernels reject shapes they are not built for and mismatched View
   Exec().fence();
   CHECK(sum_close(x.data(), 1000, sums(0), 1));  // zeros
 }
+#endif
 
+#if SCRATCHKIT_TEST_PART == 2
 TEST_CASE("Native CUDA tile kernels agree with the layer bit for bit", "[collectives][native][cross-check]") {
   test::require_gpu_twins();
 #if SCRATCHKIT_TEST_TWINS
@@ -805,3 +827,4 @@ TEST_CASE("Native CUDA tile kernels agree with the layer bit for bit", "[collect
   }
 #endif
 }
+#endif

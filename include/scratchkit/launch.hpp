@@ -618,7 +618,7 @@ void check_scratch_launch(const ExecSpace& exec, const char* label, const Launch
                            "backends only, not on " + space_name<ExecSpace>());
   } else {
 #if SCRATCHKIT_SCRATCH_CHECK_HOOKS
-    scheck::LaunchCheck lc(check, label, space_name<ExecSpace>());
+    scheck::LaunchCheck lc(check, label, space_name<ExecSpace>(), warp_size<ExecSpace>());
     struct Launching {
       explicit Launching(scheck::LaunchCheck* l) { scheck::launching = l; }
       ~Launching() { scheck::launching = nullptr; }

@@ -45,10 +45,13 @@ const char* type_name() {
 /// One launch under the checker: options, and the report the blocks merge into.
 class LaunchCheck {
  public:
-  LaunchCheck(const ScratchCheck& opts, std::string label, std::string space) : m_opts(opts) {
+  LaunchCheck(const ScratchCheck& opts, std::string label, std::string space, int warp = 32)
+      : m_opts(opts), m_warp(warp) {
     m_report.label = std::move(label);
     m_report.space = std::move(space);
   }
+  /// Lanes of the launch's warps: sync_warp orders the accesses of one warp's lanes.
+  int warp() const { return m_warp; }
   const ScratchCheck& options() const { return m_opts; }
   std::mutex& mutex() { return m_mutex; }
   ScratchCheckReport& report() { return m_report; }
@@ -71,6 +74,7 @@ class LaunchCheck {
 
  private:
   ScratchCheck m_opts;
+  int m_warp;
   std::mutex m_mutex;
   ScratchCheckReport m_report;
 };
@@ -82,6 +86,7 @@ class Recorder {
   // -- block -------------------------------------------------------------
   void begin_block(LaunchCheck* lc, char* base, std::size_t bytes, int bx, int by, int bz, int tx, int ty) {
     m_launch = lc;
+    m_warp   = lc->warp();
     m_base   = base;
     m_bytes  = bytes;
     m_bidx[0] = bx, m_bidx[1] = by, m_bidx[2] = bz;
@@ -281,8 +286,10 @@ class Recorder {
   }
   // Accesses of one phase by threads r (at sync_warp count rw) and t (now) conflict
   // unless they are the same thread, or lanes of one warp with a sync_warp between.
-  bool apart(int r, int rw, int t) const { return r >= 0 && r != t && !(r / 32 == t / 32 && rw != m_wsync); }
-  bool before(int r, int rw, int t) const { return r < 0 || r == t || (r / 32 == t / 32 && rw != m_wsync); }
+  bool apart(int r, int rw, int t) const {
+    return r >= 0 && r != t && !(r / m_warp == t / m_warp && rw != m_wsync);
+  }
+  bool before(int r, int rw, int t) const { return r < 0 || r == t || (r / m_warp == t / m_warp && rw != m_wsync); }
   void write_byte(std::size_t off, int t) {
     Byte& b = byte(off);
     if (apart(b.writer, b.writer_ws, t)) race(off, b.writer, "written", t, "written");
@@ -451,6 +458,7 @@ class Recorder {
   std::size_t m_bytes   = 0;
   int m_bidx[3] = {0, 0, 0}, m_bdim[2] = {1, 1};
   int m_rank = -1, m_phase = 0, m_statics = 0, m_wsync = 0;
+  int m_warp = 32;  // lanes ordered by sync_warp; banks stay counted per 32 lanes, as NVIDIA serves them
   unsigned m_stamp = 0, m_block_stamp = 0;
   std::vector<Byte> m_shadow;
   std::vector<unsigned char> m_copy;

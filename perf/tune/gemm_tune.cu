@@ -3,8 +3,10 @@
 // GEMM (src/cuda/gemm_register_blocked.cuh) against cuBLAS, float and double,
 // to pick GemmDefaultBlocking (include/scratchkit/native/gemm.hpp) per type.
 //
-//   scratchkit-gemm-tune [--double | --float] [--small | --split] [n ...]   (default: both types, 4096 8192; n x n x n)
+//   scratchkit-gemm-tune [--double | --float] [--small | --split | --fit] [n ...]   (default: both types, 4096 8192; n x n x n)
 //
+// --fit: the FP64 tensor-core blockings whose stages fit Kokkos 5.0's level-0 cap of 40 936 bytes (the layer's
+// public path), against the layer's default and the native default (192 KB).
 // --small: the candidates for products of less than a wave of the default
 // 128 x 128 tiles (1024^3 is 64 of them on 132 SMs), against the default.
 // --split: the few-tile blockings split along K into 1-6, 8, 10, 12 and 16 blocks
@@ -202,12 +204,14 @@ void tune(const std::vector<int>& sizes, cublasHandle_t h) {
 
 int main(int argc, char** argv) {
   std::vector<int> sizes;
-  bool want_float = true, want_double = true, small = false, split = false;
+  bool want_float = true, want_double = true, small = false, split = false, fit = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--small") == 0)
       small = true;
     else if (std::strcmp(argv[i], "--split") == 0)
       split = true;
+    else if (std::strcmp(argv[i], "--fit") == 0)
+      fit = true;
     else if (std::strcmp(argv[i], "--double") == 0)
       want_float = false;
     else if (std::strcmp(argv[i], "--float") == 0)
@@ -228,6 +232,22 @@ int main(int argc, char** argv) {
   cublas_check(cublasCreate(&h), "cublasCreate");
   cublas_check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");  // no TF32
 
+  if (fit) {
+    // <BM, BN, WM, WN, MinBlocksPerSM, Stages, KSteps, MmaK>; all but the last line fit 40 936 bytes.
+    using scratchkit::detail::GemmMmaBlocking;
+    tune<double,                                          //
+         GemmMmaBlocking<64, 128, 32, 64, 2, 3>,          // 36 KB, the layer's default on the public path
+         GemmMmaBlocking<128, 128, 64, 32, 1, 2>,         // 32 KB, 256 threads, warps 2 x 4 of 64 x 32
+         GemmMmaBlocking<128, 128, 32, 64, 1, 2>,         // 32 KB, warps 4 x 2 of 32 x 64
+         GemmMmaBlocking<128, 64, 64, 32, 2, 3>,          // 36 KB, 128 threads
+         GemmMmaBlocking<128, 64, 32, 32, 2, 3>,          // 36 KB, 256 threads
+         GemmMmaBlocking<64, 128, 64, 32, 2, 3>,          // 36 KB, warps 1 x 4
+         GemmMmaBlocking<64, 64, 32, 32, 4, 4>,           // 32 KB, 4 stages
+         GemmMmaBlocking<64, 64, 32, 32, 3, 2, 1, 16>,    // 33 KB, m16n8k16
+         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>>(sizes, h);  // 192 KB !, the native default
+    cublasDestroy(h);
+    return 0;
+  }
   if (split) {
     if (want_float) tune_split<float>(sizes, h, prop.multiProcessorCount);
     if (want_double) {

@@ -98,6 +98,11 @@ void transpose_through_tile(const ExecSpace& exec, const char* label, const InVi
       const int tx = t.rank % T, ty = t.rank / T;
       // A warp reads a tile column and writes 32 consecutive elements of one output row.
       const int r = row0 + tx;
+      // One 32-way conflicted column read in flight per thread, each followed by its store: unrolled, nvcc issues
+      // the four reads back to back and the block stalls on the shared-memory pipe (docs/performance.md, "Transpose").
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
       for (int j = 0; j < T; j += BR) {
         const int c = col0 + ty + j;
         if (r < rows && c < cols) out(c, r) = transpose_tile_at(tile, tx, ty + j);

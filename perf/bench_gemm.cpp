@@ -2,6 +2,7 @@
 // GEMM rows: every variant on both backends on LayoutRight and LayoutLeft Views, and cuBLAS (the FLOP ceiling).
 // Minimal traffic: A and B read once, C written once (beta = 0): (MK + KN + MN) elements; 2MNK FLOPs.
 #include "harness.hpp"
+#include "plain_kokkos.hpp"
 #include "raw_kokkos.hpp"
 
 #include <scratchkit/kernels/gemm.hpp>
@@ -88,6 +89,19 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
       k.check = [data] { return check_rows(*data()); };
       cases.push_back(k);
     }
+  if (plain_rows()) {
+    Case k{"gemm", "range_ikj", "plain-kokkos", type_name<T>(), size};
+    k.layout  = layout_name<Layout>();
+    k.bytes   = bytes;
+    k.flops   = flops;
+    k.prepare = poison;
+    k.run     = [data] {
+      auto d = data();
+      plain::gemm(Exec(), T(1), d->A, d->B, T(0), d->C);
+    };
+    k.check = [data] { return check_rows(*data()); };
+    cases.push_back(k);
+  }
   if (!right) return;  // the raw Kokkos and cuBLAS rows: LayoutRight only
   if (c.native) {
     // The tiled kernel written directly on Kokkos team scratch (perf/raw_kokkos.hpp): layer vs raw Kokkos.

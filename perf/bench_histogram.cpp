@@ -2,6 +2,7 @@
 // Histogram rows: both variants on both backends and CUB DeviceHistogram::HistogramEven,
 // for 256 and 65536 bins over [-1, 1). Minimal traffic: the values read once, the bins written once.
 #include "harness.hpp"
+#include "plain_kokkos.hpp"
 
 #include <scratchkit/kernels/histogram.hpp>
 #include "vendor/vendor.hpp"
@@ -78,6 +79,17 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
       k.check = check;
       cases.push_back(k);
     }
+  if (plain_rows()) {
+    Case k{"histogram", "range_atomic", "plain-kokkos", type_name<T>(), label};
+    k.bytes   = bytes;
+    k.prepare = poison;
+    k.run     = [data] {
+      auto d = data();
+      plain::histogram(Exec(), d->x.d, lo, hi, d->counts);
+    };
+    k.check = check;
+    cases.push_back(k);
+  }
 #if SCRATCHKIT_HAS_NATIVE_CUDA && defined(KOKKOS_ENABLE_CUDA)
   if (c.vendor) {
     Case k{"histogram", "cub_histogram_even", "vendor", type_name<T>(), label};

@@ -4,8 +4,11 @@
 #include "harness.hpp"
 
 #include <scratchkit/kernels/stencil_1d.hpp>
+#include "plain_kokkos.hpp"
 
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace scratchkit {
 namespace perf {
@@ -26,15 +29,24 @@ template <class T>
 void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::string& size) {
   const std::string key = std::string("stencil_1d/") + type_name<T>() + "/" + size;
   auto data = [key, n] { return data_cache().get<StencilData<T>>(key, [n] { return StencilData<T>(n); }); };
+  std::vector<std::pair<std::string, std::string>> rows;  // (variant, backend)
   for (auto v : {Stencil1DVariant::halo_tile, Stencil1DVariant::vectorized})
-    for (auto b : backends(c)) {
-      Case k{"stencil_1d_r3", name(v), backend_name(b), type_name<T>(), size};
+    for (auto b : backends(c)) rows.emplace_back(name(v), backend_name(b));
+  if (plain_rows()) rows.emplace_back("range", "plain-kokkos");
+  for (const auto& vb : rows) {
+      const bool plain = vb.second == "plain-kokkos";
+      const Stencil1DVariant v = vb.first == "vectorized" ? Stencil1DVariant::vectorized : Stencil1DVariant::halo_tile;
+      const Backend b = vb.second == "native" ? Backend::native : Backend::layer;
+      Case k{"stencil_1d_r3", vb.first, vb.second, type_name<T>(), size};
       k.bytes   = 2.0 * n * sizeof(T);
       k.flops   = 2.0 * (2 * R + 1) * n;
       k.prepare = [data] { Kokkos::deep_copy(data()->out, std::numeric_limits<T>::quiet_NaN()); };
-      k.run     = [data, v, b] {
+      k.run     = [data, v, b, plain] {
         auto d = data();
-        stencil_1d(Exec(), v, d->in.d, d->w.d, d->out, b);
+        if (plain)
+          plain::stencil_1d<R>(Exec(), d->in.d, d->w.d, d->out);
+        else
+          stencil_1d(Exec(), v, d->in.d, d->w.d, d->out, b);
       };
       k.check = [data] {
         auto d = data();

@@ -2,6 +2,7 @@
 // 3-D 7-point stencil rows: both variants on both backends, on LayoutRight and LayoutLeft Views.
 // Minimal traffic: in read once, out written once: 2 n^3 elements; 8 FLOPs per interior point.
 #include "harness.hpp"
+#include "plain_kokkos.hpp"
 
 #include <scratchkit/kernels/stencil_3d.hpp>
 
@@ -56,6 +57,23 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
       };
       cases.push_back(k);
     }
+  if (plain_rows()) {
+    Case k{"stencil_3d_7pt", "mdrange", "plain-kokkos", type_name<T>(), size};
+    k.layout  = layout_name<Layout>();
+    k.bytes   = 2.0 * n * n * n * sizeof(T);
+    k.flops   = 8.0 * interior;
+    k.prepare = [data] { Kokkos::deep_copy(data()->out, std::numeric_limits<T>::quiet_NaN()); };
+    k.run     = [data, c0, c1] {
+      auto d = data();
+      plain::stencil_3d_7pt(Exec(), d->in, d->out, c0, c1);
+    };
+    k.check = [data, c0, c1] {
+      auto d = data();
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
+      return check::stencil_3d_7pt<T>(d->hin.data(), h.data(), d->n, d->n, d->n, c0, c1).passed();
+    };
+    cases.push_back(k);
+  }
   // SCRATCHKIT_BENCH_STENCIL3D_SHAPES=1: layer rows of z_streaming candidates besides the
   // default (variant "z_streaming:<what>"), to compare with the default rows of the same run:
   // "xs0" = the default shape on the plain x tile grid (the default cuts it from the data's

@@ -2,6 +2,7 @@
 // Transpose rows: every variant on both backends, on LayoutRight and LayoutLeft Views.
 // Minimal traffic: in read once, out written once: 2 rows x cols elements; no FLOPs.
 #include "harness.hpp"
+#include "plain_kokkos.hpp"
 #include "raw_kokkos.hpp"
 
 #include <scratchkit/kernels/transpose.hpp>
@@ -53,6 +54,18 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
       k.check   = check;
       cases.push_back(k);
     }
+  if (plain_rows()) {
+    Case k{"transpose", "mdrange", "plain-kokkos", type_name<T>(), size};
+    k.layout  = layout_name<Layout>();
+    k.bytes   = 2.0 * n * n * sizeof(T);
+    k.prepare = [data] { Kokkos::deep_copy(data()->out, std::numeric_limits<T>::quiet_NaN()); };
+    k.run     = [data] {
+      auto d = data();
+      plain::transpose(Exec(), d->in, d->out);
+    };
+    k.check   = check;
+    cases.push_back(k);
+  }
   if (!std::is_same<Layout, Kokkos::LayoutRight>::value) return;  // the raw Kokkos row: LayoutRight only
   if (c.native) {
     // tiled_padded written directly on Kokkos team scratch (perf/raw_kokkos.hpp): layer vs raw Kokkos.

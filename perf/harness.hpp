@@ -128,6 +128,10 @@ const char* layout_name() {
   return "LayoutRight";
 }
 
+/// Whether the run has the host yardstick's rows ("plain-kokkos", perf/plain_kokkos.hpp): on host
+/// backends, where a plain RangePolicy / MDRangePolicy kernel is what a CPU Kokkos user writes.
+inline bool plain_rows() { return Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible; }
+
 /// The backends of kernel rows in this run.
 inline std::vector<Backend> backends(const Config& c) {
   if (c.native) return {Backend::layer, Backend::native};

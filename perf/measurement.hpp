@@ -18,6 +18,7 @@ namespace perf {
 ///   SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM=k (k >= 1)  tree reduction blocks per team
 ///   SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM=k (>= 1) 1-D stencil blocks per team
 ///   SCRATCHKIT_TILE_BLOCKS_PER_TEAM=k (k >= 0)    tile kernels' blocks per team (0: no team loop)
+///   SCRATCHKIT_HOST_TEAM_SIZE=k (k >= 1)          host backends: team members per block
 ///   SCRATCHKIT_CUDA_TEAM_SPACE=0                 block driver without Kokkos' team-collective space
 inline void set_measurement_knobs_from_environment() {
   const auto is = [](const char* name, const char* value) {
@@ -36,6 +37,7 @@ inline void set_measurement_knobs_from_environment() {
   k.reduce_tree_blocks_per_team = at_least("SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM", 1);
   k.stencil1d_blocks_per_team   = at_least("SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM", 1);
   k.tile_blocks_per_team        = at_least("SCRATCHKIT_TILE_BLOCKS_PER_TEAM", 0);
+  k.host_team_size              = at_least("SCRATCHKIT_HOST_TEAM_SIZE", 1) > 0 ? at_least("SCRATCHKIT_HOST_TEAM_SIZE", 1) : 0;
   k.cuda_drop_team_space        = is("SCRATCHKIT_CUDA_TEAM_SPACE", "0");
 }
 

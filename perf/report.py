@@ -9,7 +9,8 @@ merged in the order given; the context comes from the first.
 
 writes DIR/summary.csv (columns: kernel,variant,backend,type,layout,size,
 time_ms,gbps,gflops,pct_of_ceiling,ratio_layer_over_native,
-ratio_layout_over_right,ratio_over_vendor,check), DIR/summary.md and,
+ratio_layout_over_right,ratio_over_vendor,ratio_layer_over_plain,check),
+DIR/summary.md and,
 with --plots, DIR/pct_of_ceiling_<kernel>.png; prints the markdown table.
 For a sweep (kernels at several sizes: scratchkit-bench --sweep) also
 DIR/sweep.md (per size: the fastest layer variant against the vendor, or
@@ -31,7 +32,15 @@ slower; the block-collective tile kernels name their CUB rows alike, the
 issue-22 target: >= 0.95). layout: the Views' layout
 (LayoutRight, LayoutLeft, LayoutStride); case names are
 kernel/variant/backend/type/layout/size (older JSONs without the layout part
-read as LayoutRight). --require-pass exits 1 unless every row is PASSED or
+read as LayoutRight). ratio_layer_over_plain (host backends): this layer
+row's time / the time of the plain Kokkos row of the same kernel, type,
+layout and size (backend "plain-kokkos", perf/plain_kokkos.hpp; for the
+reductions and tile collectives Kokkos' parallel_reduce / team_scan /
+team_reduce rows, "kokkos-builtin"; 1.0: as fast; the issue-38 target <= 2);
+with plain rows, DIR/host.md has per kernel, type, layout and size the
+fastest layer variant against the plain row and the copy (the issue-38
+targets: within 2x of plain Kokkos, bandwidth kernels >= 40 % of the copy).
+--require-pass exits 1 unless every row is PASSED or
 SKIPPED and at least one row exists."""
 import math
 import argparse
@@ -41,7 +50,7 @@ import sys
 from pathlib import Path
 
 COLUMNS = ["kernel", "variant", "backend", "type", "layout", "size", "time_ms", "gbps", "gflops",
-           "pct_of_ceiling", "ratio_layer_over_native", "ratio_layout_over_right", "ratio_over_vendor", "check"]
+           "pct_of_ceiling", "ratio_layer_over_native", "ratio_layout_over_right", "ratio_over_vendor", "ratio_layer_over_plain", "check"]
 LAYOUTS = ("LayoutRight", "LayoutLeft", "LayoutStride")
 
 
@@ -130,7 +139,64 @@ def derive(rows):
                                         else None)
         vt = times.get((r["kernel"], r["variant"], "vendor", r["type"], r["layout"], r["size"]))
         r["ratio_over_vendor"] = vt / r["time_ms"] if vt and r["time_ms"] and r["backend"] != "vendor" else None
+        pt = plain_time(rows, r)
+        r["ratio_layer_over_plain"] = r["time_ms"] / pt if pt and r["time_ms"] and r["backend"] == "layer" else None
     return rows
+
+
+def plain_time(rows, r):
+    """The plain Kokkos yardstick's time for row r's kernel, type, layout and size: the "plain-kokkos"
+    row, else the "kokkos-builtin" row of the same variant (tile collectives), else of any variant
+    (parallel_reduce); None without one."""
+    same = [x for x in rows if x["kernel"] == r["kernel"] and x["type"] == r["type"] and x["layout"] == r["layout"]
+            and x["size"] == r["size"] and x["time_ms"]]
+    for pick in (lambda x: x["backend"] == "plain-kokkos",
+                 lambda x: x["backend"] == "kokkos-builtin" and x["variant"] == r["variant"],
+                 lambda x: x["backend"] == "kokkos-builtin" and not x["variant"].startswith("raw_kokkos")):
+        got = [x["time_ms"] for x in same if pick(x)]
+        if got:
+            return min(got)
+    return None
+
+
+BANDWIDTH_KERNELS = ("reduce_sum", "stencil_1d_r3", "stencil_3d_7pt", "transpose")
+
+
+def host_table(rows):
+    """Per kernel, type, layout and size with a plain Kokkos row: the fastest layer variant against it
+    and against the copy (issue-38 targets)."""
+    lines = ["| kernel | type | layout | size | best layer variant | layer ms | plain Kokkos | plain ms "
+             "| layer / plain | layer % copy | plain % copy | targets |",
+             "|---|---|---|---|---|---:|---|---:|---:|---:|---:|---|"]
+    groups = {}
+    for r in rows:
+        if r["backend"] == "layer" and r["time_ms"]:
+            groups.setdefault((r["kernel"], r["type"], r["layout"], r["size"]), []).append(r)
+    for (kernel, typ, layout, size), sel in groups.items():
+        best = min(sel, key=lambda r: r["time_ms"])
+        if kernel in ("tile_scan",):  # scan kinds are separate variants: one line per kind
+            kinds = {}
+            for r in sel:
+                kinds.setdefault(r["variant"], []).append(r)
+            bests = [min(v, key=lambda r: r["time_ms"]) for v in kinds.values()]
+        else:
+            bests = [best]
+        for b in bests:
+            pt = plain_time(rows, b)
+            if pt is None:
+                continue
+            prow = [x for x in rows if x["kernel"] == kernel and x["type"] == typ and x["layout"] == layout
+                    and x["size"] == size and x["backend"] in ("plain-kokkos", "kokkos-builtin") and x["time_ms"] == pt]
+            p = prow[0] if prow else None
+            ratio = b["time_ms"] / pt
+            ok = ["2x " + ("met" if ratio <= 2.0 else "MISSED")]
+            if kernel in BANDWIDTH_KERNELS and b["pct_of_ceiling"] is not None:
+                ok.append("40% " + ("met" if b["pct_of_ceiling"] >= 40.0 else "MISSED"))
+            lines.append(f"| {kernel} | {typ} | {layout} | {size} | {b['variant']} | {fmt(b['time_ms'], 4)} | "
+                         f"{p['variant'] if p else ''} | {fmt(pt, 4)} | {fmt(ratio, 2)} | "
+                         f"{fmt(b['pct_of_ceiling'], 1)} | {fmt(p['pct_of_ceiling'] if p else None, 1)} | "
+                         f"{', '.join(ok)} |")
+    return "\n".join(lines) + "\n"
 
 
 def fmt(v, digits):
@@ -145,7 +211,7 @@ def write_csv(rows, path):
             w.writerow([r["kernel"], r["variant"], r["backend"], r["type"], r["layout"], r["size"],
                         fmt(r["time_ms"], 6), fmt(r["gbps"], 3), fmt(r["gflops"], 3), fmt(r["pct_of_ceiling"], 2),
                         fmt(r["ratio_layer_over_native"], 4), fmt(r["ratio_layout_over_right"], 4),
-                        fmt(r["ratio_over_vendor"], 4), r["check"]])
+                        fmt(r["ratio_over_vendor"], 4), fmt(r["ratio_layer_over_plain"], 4), r["check"]])
 
 
 def markdown(context, rows):
@@ -155,13 +221,13 @@ def markdown(context, rows):
             lines.append(f"- {k}: {context[k]}")
     lines.append("")
     lines.append("| kernel | variant | backend | type | layout | size | time (ms) | GB/s | GFLOP/s | % of ceiling "
-                 "| layer/native | time / LayoutRight | vendor time / time | check |")
-    lines.append("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+                 "| layer/native | time / LayoutRight | vendor time / time | layer / plain | check |")
+    lines.append("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
         lines.append(f"| {r['kernel']} | {r['variant']} | {r['backend']} | {r['type']} | {r['layout']} | {r['size']} | "
                      f"{fmt(r['time_ms'], 4)} | {fmt(r['gbps'], 1)} | {fmt(r['gflops'], 1)} | "
                      f"{fmt(r['pct_of_ceiling'], 1)} | {fmt(r['ratio_layer_over_native'], 3)} | "
-                     f"{fmt(r['ratio_layout_over_right'], 3)} | {fmt(r['ratio_over_vendor'], 3)} | {r['check']} |")
+                     f"{fmt(r['ratio_layout_over_right'], 3)} | {fmt(r['ratio_over_vendor'], 3)} | {fmt(r['ratio_layer_over_plain'], 2)} | {r['check']} |")
     return "\n".join(lines) + "\n"
 
 
@@ -311,6 +377,10 @@ def main():
     md = markdown(context, rows)
     (out / "summary.md").write_text(md)
     print(md)
+    if any(r["backend"] == "plain-kokkos" for r in rows):
+        ht = host_table(rows)
+        (out / "host.md").write_text(ht)
+        print(ht)
     if is_sweep(rows):
         sw = sweep_table(rows)
         (out / "sweep.md").write_text(sw)

@@ -420,6 +420,18 @@ const std::string& cached_label(const char* label) {
 /// measurement override asks for one scratch copy (to measure the barrier it removes).
 inline bool team_loop_alternate_allowed() { return !measurement_knobs().team_loop_single_scratch; }
 
+/// Host backends: team members per block when the launch asks for none. A host team's members
+/// share a block by running its warps in turn, with a team barrier at every sync_threads; one
+/// member per block has no barrier to wait at and gives every host thread its own blocks. So a
+/// league of at least two teams per thread runs one member per block; a smaller one spreads
+/// each block over the members the backend allows (team_max), so that a few blocks of uneven
+/// cost still keep every thread busy.
+inline int host_team_size(int team_max, long long league, int concurrency) {
+  const int forced = measurement_knobs().host_team_size;
+  if (forced > 0) return forced;
+  return league >= 2LL * concurrency ? 1 : team_max;
+}
+
 /// The backend's level-0 and level-1 scratch limits per team. They are
 /// properties of the device Kokkos was initialised on, and asking Kokkos::Cuda
 /// constructs an execution-space instance (a heap allocation) per query, so
@@ -544,7 +556,8 @@ bool launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p
   } else {
     // Host team members own whole warps: more members than warps would idle.
     const int warps = (plan.logical_threads + plan.geometry.warp - 1) / plan.geometry.warp;
-    int t = p.requested_host_team_size() > 0 ? p.requested_host_team_size() : team_max;
+    int t = p.requested_host_team_size() > 0 ? p.requested_host_team_size()
+                                               : host_team_size(team_max, plan.league_size, exec.concurrency());
     if (t > team_max) t = team_max;
     if (t > warps) t = warps;
     plan.team_size = t < 1 ? 1 : t;

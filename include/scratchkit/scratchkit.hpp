@@ -21,3 +21,4 @@
 #include <scratchkit/kernels/stencil_1d.hpp>
 #include <scratchkit/kernels/stencil_3d.hpp>
 #include <scratchkit/kernels/transpose.hpp>
+#include <scratchkit/kernels/defaults.hpp>

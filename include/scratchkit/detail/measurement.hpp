@@ -18,6 +18,9 @@ struct MeasurementKnobs {
   int reduce_tree_blocks_per_team = 0;
   int stencil1d_blocks_per_team   = 0;
   int tile_blocks_per_team        = -1;
+  /// Host backends: team size of every launch (> 0; capped by the backend and the block's
+  /// warps); otherwise the launch's own choice (detail::host_team_size).
+  int host_team_size = 0;
   /// CUDA block driver: no Kokkos team-collective space before a block's scratch.
   bool cuda_drop_team_space = false;
 };

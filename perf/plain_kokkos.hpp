@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// The host yardstick: each kernel written the way a CPU Kokkos user writes it
+/// (RangePolicy, MDRangePolicy, atomics; no team scratch, no barriers), the
+/// rows "plain-kokkos" of the bench on host backends. report.py holds each
+/// layer row to the plain row of its kernel, type, layout and size (the
+/// reductions and the tile collectives use Kokkos' parallel_reduce and
+/// team_scan / team_reduce rows, "kokkos-builtin", for the same purpose).
+///
+/// Each computes what the layer computes within the checks' bounds: the
+/// stencils sum their terms in the layer's order, GEMM sums over k in
+/// increasing order, the histogram bins with the layer's expression.
+#pragma once
+
+#include <scratchkit/kernels/histogram.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace scratchkit {
+namespace perf {
+namespace plain {
+
+/// Kokkos' view of a LayoutRight rank-3 or rank-2 array: the last index fastest.
+template <class View>
+constexpr bool right_v = std::is_same<typename View::array_layout, Kokkos::LayoutRight>::value;
+
+/// out[i] = sum_j w[j] in[i + j - R], zero outside [0, n): one RangePolicy, the interior
+/// without tests (the terms in the layer's order, j increasing).
+template <int R, class ExecSpace, class InView, class WView, class OutView>
+void stencil_1d(const ExecSpace& exec, const InView& in, const WView& w, const OutView& out) {
+  using T     = typename OutView::non_const_value_type;
+  const long n = static_cast<long>(in.extent(0));
+  Kokkos::parallel_for(
+      "scratchkit::bench::plain_stencil_1d", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(long i) {
+        T s = 0;
+        if (i >= R && i + R < n) {
+          for (int j = 0; j <= 2 * R; ++j) s += w(j) * in(i + j - R);
+        } else {
+          for (int j = 0; j <= 2 * R; ++j) {
+            const long k = i + j - R;
+            if (k >= 0 && k < n) s += w(j) * in(k);
+          }
+        }
+        out(i) = s;
+      });
+}
+
+/// One 7-point step (heat/Jacobi): boundary cells copied, interior
+/// out = c0 u + c1 (x-1 + x+1 + y-1 + y+1 + z-1 + z+1). An MDRangePolicy over the
+/// two slow indices, the fast one as the inner loop (unit stride, vectorisable).
+template <class ExecSpace, class InView, class OutView>
+void stencil_3d_7pt(const ExecSpace& exec, const InView& in, const OutView& out,
+                    typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
+  using T             = typename OutView::non_const_value_type;
+  constexpr bool right = right_v<OutView>;
+  // (slow, mid, fast) extents: z, y, x in memory order.
+  const int nz = static_cast<int>(right ? in.extent(0) : in.extent(2));
+  const int ny = static_cast<int>(in.extent(1));
+  const int nx = static_cast<int>(right ? in.extent(2) : in.extent(0));
+  using Pol    = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+  Kokkos::parallel_for(
+      "scratchkit::bench::plain_stencil_3d_7pt", Pol(exec, {0, 0}, {nz, ny}), KOKKOS_LAMBDA(int z, int y) {
+        const auto at = [&](const auto& a, int zz, int yy, int xx) -> decltype(auto) {
+          if constexpr (right)
+            return a(zz, yy, xx);
+          else
+            return a(xx, yy, zz);
+        };
+        if (z == 0 || y == 0 || z == nz - 1 || y == ny - 1) {
+          for (int x = 0; x < nx; ++x) at(out, z, y, x) = at(in, z, y, x);
+          return;
+        }
+        if (nx > 0) at(out, z, y, 0) = at(in, z, y, 0);
+        for (int x = 1; x < nx - 1; ++x) {
+          T s = at(in, z, y, x - 1);
+          s += at(in, z, y, x + 1);
+          s += at(in, z, y - 1, x);
+          s += at(in, z, y + 1, x);
+          s += at(in, z - 1, y, x);
+          s += at(in, z + 1, y, x);
+          at(out, z, y, x) = c0 * at(in, z, y, x) + c1 * s;
+        }
+        if (nx > 1) at(out, z, y, nx - 1) = at(in, z, y, nx - 1);
+      });
+}
+
+/// out(c, r) = in(r, c): a tiled MDRangePolicy (cache blocking by Kokkos' tiles).
+template <class ExecSpace, class InView, class OutView>
+void transpose(const ExecSpace& exec, const InView& in, const OutView& out) {
+  const long rows = static_cast<long>(in.extent(0)), cols = static_cast<long>(in.extent(1));
+  constexpr auto it = right_v<InView> ? Kokkos::Iterate::Right : Kokkos::Iterate::Left;
+  using Pol         = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, it, it>>;
+  Kokkos::parallel_for("scratchkit::bench::plain_transpose", Pol(exec, {0, 0}, {rows, cols}, {32, 32}),
+                       KOKKOS_LAMBDA(long r, long c) { out(c, r) = in(r, c); });
+}
+
+/// Counts of values in [lo, hi) in counts.extent(0) bins: zeroed, then one
+/// atomic increment per value (the layer's binning expression).
+template <class ExecSpace, class ValuesView, class CountsView>
+void histogram(const ExecSpace& exec, const ValuesView& values, double lo, double hi, const CountsView& counts) {
+  using T = typename ValuesView::non_const_value_type;
+  using C = detail::histogram_compute_t<T>;
+  const auto hb = detail::histogram_bins<T>(lo, hi, counts.extent(0), "bench::plain_histogram");
+  const C l = hb.lo, h = hb.hi, scale = hb.scale;
+  const int nb = hb.bins;
+  Kokkos::deep_copy(exec, counts, std::uint32_t(0));
+  Kokkos::parallel_for(
+      "scratchkit::bench::plain_histogram", Kokkos::RangePolicy<ExecSpace>(exec, 0, values.extent(0)),
+      KOKKOS_LAMBDA(std::size_t i) {
+        const int k = detail::histogram_bin<C>(static_cast<C>(values(i)), l, h, scale, nb);
+        if (k >= 0) Kokkos::atomic_inc(&counts(k));
+      });
+}
+
+/// C = alpha A B + beta C: a RangePolicy over rows of C (LayoutRight; columns for
+/// LayoutLeft), each row accumulated in place over k increasing with the inner loop
+/// along the row (unit stride, vectorisable): i-k-j order.
+template <class ExecSpace, class AV, class BV, class CV>
+void gemm(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A, const BV& B,
+          typename CV::non_const_value_type beta, const CV& C) {
+  using T             = typename CV::non_const_value_type;
+  constexpr bool right = right_v<CV>;
+  const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)), K = static_cast<int>(A.extent(1));
+  Kokkos::parallel_for(
+      "scratchkit::bench::plain_gemm", Kokkos::RangePolicy<ExecSpace>(exec, 0, right ? M : N),
+      KOKKOS_LAMBDA(int o) {
+        if constexpr (right) {
+          const int i = o;
+          for (int j = 0; j < N; ++j) C(i, j) = beta == T(0) ? T(0) : beta * C(i, j);
+          for (int k = 0; k < K; ++k) {
+            const T a = alpha * A(i, k);
+            for (int j = 0; j < N; ++j) C(i, j) += a * B(k, j);
+          }
+        } else {
+          const int j = o;
+          for (int i = 0; i < M; ++i) C(i, j) = beta == T(0) ? T(0) : beta * C(i, j);
+          for (int k = 0; k < K; ++k) {
+            const T b = alpha * B(k, j);
+            for (int i = 0; i < M; ++i) C(i, j) += A(i, k) * b;
+          }
+        }
+      });
+}
+
+}  // namespace plain
+}  // namespace perf
+}  // namespace scratchkit

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // scratchkit-gemm-tune: times candidate blockings of the native register_blocked
 // GEMM (src/cuda/gemm_register_blocked.cuh) against cuBLAS, float and double,
-// to pick GemmDefaultBlocking (include/scratchkit/native/gemm.hpp) per type.
+// to pick the GEMM policy (include/scratchkit/tuning/gemm.hpp) per type.
 //
 //   scratchkit-gemm-tune [--double | --float] [--small | --split] [n ...]   (default: both types, 4096 8192; n x n x n)
 //

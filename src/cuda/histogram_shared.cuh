@@ -4,6 +4,7 @@
 // by the tuner (perf/tune/histogram_tune.cu), so the tuner times the library's kernel.
 #pragma once
 
+#include <scratchkit/detail/histogram/plan.hpp>
 #include <scratchkit/native/histogram.hpp>
 
 #include "check.cuh"

@@ -6,6 +6,7 @@
 // / reduce_atomic_pass (include/scratchkit/kernels/reduce.hpp).
 #pragma once
 
+#include <scratchkit/detail/reduce/stream.hpp>
 #include <scratchkit/native/reduce.hpp>
 
 #include "check.cuh"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // 3-D 7-point stencil by hand in CUDA with __shared__: the twin of include/scratchkit/kernels/stencil_3d.hpp.
 // Same blocks, same thread-to-point mapping, same summation order, so results agree bit for bit.
+#include <scratchkit/detail/stencil_3d/z_streaming.hpp>
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"

@@ -41,13 +41,13 @@
 #pragma once
 
 #include <scratchkit/detail/eti.hpp>
+#include <scratchkit/detail/histogram/plan.hpp>
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
-#include <scratchkit/native/histogram.hpp>
 
 #include <climits>
 #include <cstdint>

@@ -26,13 +26,14 @@
 #pragma once
 
 #include <scratchkit/detail/eti.hpp>
+#include <scratchkit/detail/macros.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
+#include <scratchkit/detail/reduce/stream.hpp>
 #include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
-#include <scratchkit/native/reduce.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/shared_array.hpp>
 #include <scratchkit/warp.hpp>
@@ -195,7 +196,7 @@ KOKKOS_FORCEINLINE_FUNCTION typename Src::value_type reduce_thread(const Src& sr
   using T         = typename Src::value_type;
   constexpr int V = Src::width;
   T acc[V];
-  SCRATCHKIT_STREAM_UNROLL
+  SCRATCHKIT_UNROLL
   for (int j = 0; j < V; ++j) acc[j] = R::identity();
   reduce_stream<Bk>(src, n, head, block, rank, grid, [&](int j, T x) { acc[j] = R::apply(acc[j], x); });
   if constexpr (V == 4) {

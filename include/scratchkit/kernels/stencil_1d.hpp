@@ -2,6 +2,7 @@
 /// 1-D stencil of radius R on the layer (native twin: src/cuda/stencil_1d.cu).
 #pragma once
 
+#include <scratchkit/detail/macros.hpp>
 #include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/load16.hpp>
@@ -9,7 +10,6 @@
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
-#include <scratchkit/native/stencil_1d.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
 
@@ -17,14 +17,6 @@
 #include <cstdlib>
 #include <sstream>
 #include <type_traits>
-
-// Full unrolling of the compile-time-bounded loops over a vector's lanes, so
-// that the lane arrays stay in registers (nvcc unrolls them anyway; this says so).
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define SCRATCHKIT_STENCIL1D_UNROLL _Pragma("unroll")
-#else
-#define SCRATCHKIT_STENCIL1D_UNROLL
-#endif
 
 namespace scratchkit {
 namespace detail {
@@ -204,7 +196,7 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
         if (vec_in && g >= 0 && g + V <= n) {
           q = stencil1d_load_vec(reinterpret_cast<const T*>(in.data()) + g);
         } else {
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int e = 0; e < V; ++e) q.v[e] = (g + e >= 0 && g + e < n) ? T(read_only(in, g + e)) : T(0);
         }
         tv[k] = q;
@@ -222,33 +214,33 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
       const int i0 = blk * VB + V * t.rank;
       if (i0 < n) {
         T acc[V], x[2 * V];
-        SCRATCHKIT_STENCIL1D_UNROLL
+        SCRATCHKIT_UNROLL
         for (int v = 0; v < V; ++v) acc[v] = T(0);
         Vec q = tv[t.rank];
-        SCRATCHKIT_STENCIL1D_UNROLL
+        SCRATCHKIT_UNROLL
         for (int e = 0; e < V; ++e) x[e] = q.v[e];
         for (int c = 0; c <= cend; ++c) {
           q = tv[t.rank + c + 1];
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int e = 0; e < V; ++e) x[V + e] = q.v[e];
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int r = 0; r < V; ++r) {
             const int j = c * V + r - off;  // x[r + v] is tile[V*t + off + v + j]
             if (j >= 0 && j <= 2 * R) {
               const T wj = wsp[j];
-              SCRATCHKIT_STENCIL1D_UNROLL
+              SCRATCHKIT_UNROLL
               for (int v = 0; v < V; ++v) acc[v] += wj * x[r + v];
             }
           }
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int e = 0; e < V; ++e) x[e] = x[V + e];
         }
         if (vec_out && i0 + V <= n) {
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int v = 0; v < V; ++v) q.v[v] = acc[v];
           reinterpret_cast<Vec*>(out.data())[i0 / V] = q;
         } else {
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int v = 0; v < V; ++v)
             if (i0 + v < n) out(i0 + v) = acc[v];
         }
@@ -367,4 +359,3 @@ SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_STENCIL_1D_SPACE)
 #undef SCRATCHKIT_ETI_STENCIL_1D_EXTERN
 #endif
 
-#undef SCRATCHKIT_STENCIL1D_UNROLL

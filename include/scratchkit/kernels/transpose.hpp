@@ -6,9 +6,9 @@
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
+#include <scratchkit/detail/transpose/blocking.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
-#include <scratchkit/native/transpose.hpp>
 #include <scratchkit/padded_tile.hpp>
 #include <scratchkit/shared_array.hpp>
 

@@ -20,7 +20,9 @@
 // 1e-16 double for sums of K products with different order). The default
 // blocking of each type is marked with '*'. Double runs both on the CUDA cores
 // (GemmBlocking) and on the FP64 tensor cores (GemmMmaBlocking, "mma").
+#include <scratchkit/detail/gemm/pick.hpp>
 #include <scratchkit/native/gemm.hpp>
+#include <scratchkit/tuning/gemm.hpp>
 
 #include "gemm_register_blocked.cuh"
 #define SCRATCHKIT_TUNE_NAME "gemm_tune"

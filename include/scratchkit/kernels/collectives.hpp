@@ -64,7 +64,7 @@ template <int BS, int MinB = 1>
 using TileBounds = LaunchBounds<BS, MinB>;
 /// The same with LaunchBounds' TeamLoop (several tiles per Kokkos team).
 template <int BS, int MinB = 1>
-using TileLoopBounds = LaunchBounds<BS, MinB, false, true>;
+using TileLoopBounds = TeamLoopBounds<BS, MinB>;
 
 /// Tiles one Kokkos team runs (LaunchBounds' TeamLoop); 0: one tile per team,
 /// without the team loop. The loop saves Kokkos' per-team start, but nvcc

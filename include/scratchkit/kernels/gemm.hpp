@@ -225,6 +225,17 @@ KOKKOS_INLINE_FUNCTION bool gemm_split_finish(const B_t& blk, const GemmSplitK<S
   return true;
 }
 
+/// The launch of a register_blocked block of blocking Blk over `grid` (GemmGrid),
+/// `splits` blocks per tile along z, with the A and B slices ATiles, BTiles:
+/// level 0 on a GPU; host backends (Kokkos 3.4 Serial: 32 KB of level 0) may
+/// use level 1 for large blockings.
+template <class Blk, class ExecSpace, class ATiles, class BTiles>
+LaunchParams gemm_rb_params(const GemmGrid& grid, int splits) {
+  LaunchParams p(Dim3(grid.gx, grid.gy, splits), Dim3(Blk::threads));
+  p.uses<ATiles, BTiles>().fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
+  return p;
+}
+
 /// Whether the SIMT register-blocked GEMM launches on Kokkos' generic TeamPolicy
 /// driver rather than the layer's block driver (the GPU policy's choice,
 /// tuning::GemmSm90<float>::simt_kokkos_driver); a tuner passes the other
@@ -264,13 +275,10 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
   const auto a  = gemm_mat<const Scalar>(A, "A");
   const auto b_ = gemm_mat<const Scalar>(B, "B");
   const auto c  = gemm_mat<Scalar>(C, "C");
-  // Level 0 on a GPU; host backends (Kokkos 3.4 Serial: 32 KB of level 0) may use level 1 for large blockings.
   const GemmGrid grid(ceil_div(N, Blk::BN), ceil_div(M, Blk::BM));
   const int lg = grid.lg, nbx = ceil_div(N, Blk::BN);
   const GemmSplitK<Scalar> spk = sp;
-  const auto p = LaunchParams(Dim3(grid.gx, grid.gy, Split ? sp.plan.splits : 1), Dim3(NT))
-                     .uses<ATiles, BTiles>()
-                     .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
+  const LaunchParams p = gemm_rb_params<Blk, ExecSpace, ATiles, BTiles>(grid, Split ? sp.plan.splits : 1);
   launch<KokkosDriverBounds<NT, Blk::min_blocks, KokkosDriver>, kernel_fallback<ExecSpace>>(exec, "scratchkit::gemm_register_blocked", p,
                                             KOKKOS_LAMBDA(const B_t& blk) {
     ATiles As(blk);
@@ -375,15 +383,12 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
   const auto a = gemm_mat<const double>(A, "A");
   const auto b_ = gemm_mat<const double>(B, "B");
   const auto c  = gemm_mat<double>(C, "C");
-  // Level 0 on a GPU (Blk::smem_bytes: up to the opt-in maximum on the CUDA block driver, ~40 KB on Kokkos'
-  // own driver; gemm_register_blocked_default checks before choosing); host backends (Kokkos 3.4 Serial:
-  // 32 KB of level 0) may use level 1.
+  // Blk::smem_bytes of level 0: up to the opt-in maximum on the CUDA block driver, ~40 KB on Kokkos' own
+  // driver (gemm_register_blocked_default checks before choosing).
   const GemmGrid grid(ceil_div(N, Blk::BN), ceil_div(M, Blk::BM));
   const int lg = grid.lg, nbx = ceil_div(N, Blk::BN);
   const GemmSplitK<double> spk = sp;
-  const auto p = LaunchParams(Dim3(grid.gx, grid.gy, Split ? sp.plan.splits : 1), Dim3(NT))
-                     .uses<ATiles, BTiles>()
-                     .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
+  const LaunchParams p = gemm_rb_params<Blk, ExecSpace, ATiles, BTiles>(grid, Split ? sp.plan.splits : 1);
   launch<LaunchBounds<NT, Blk::min_blocks>, kernel_fallback<ExecSpace>>(exec, "scratchkit::gemm_register_blocked", p,
                                             KOKKOS_LAMBDA(const B_t& blk) {
     ATiles As(blk);
@@ -643,7 +648,7 @@ void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const
                                    const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using D      = GemmDefaultBlocking<Scalar>;
-  using Type   = typename std::conditional<is_gpu_space<ExecSpace>::value, D, tuning::GemmHost<Scalar>>::type::type;
+  using Type   = typename tuning::GemmPolicy<tuning::arch_key<is_gpu_space<ExecSpace>::value>, Scalar>::type;
   if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
     switch (gemm_mma_layer_pick(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)))) {
       case GemmMmaPick::tiny: gemm_register_blocked<typename D::tiny_type>(exec, alpha, A, B, beta, C); return;  // never split

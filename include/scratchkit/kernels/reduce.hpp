@@ -7,7 +7,7 @@
 ///   512 elements (two loads a thread) through a tree in dynamic shared
 ///   memory; passes repeat over the per-block partials until one is left.
 /// - ReduceVariant::grid_stride_atomic and ReduceVariant::warp_shuffle: the
-///   shape of ReduceDefaultBlocking (native/reduce.hpp: threads, loads,
+///   shape of ReduceDefaultBlocking (tuning/reduce.hpp: threads, loads,
 ///   launch bound, load hint; 256 threads, 4 loads, <256, 8>, __ldg). A grid
 ///   that fills the device once (SMs x blocks resident per SM, at most the
 ///   blocking's launch bound, from a device query cached per device: 1056
@@ -96,16 +96,16 @@ void with_reducer(ReduceOp op, const F& f) {
 
 /// The launch bounds of the tree kernel (native twin: __launch_bounds__(256, 8));
 /// on Kokkos' generic driver a team may run several tree blocks (TeamLoop).
-using ReduceBounds = LaunchBounds<reduce_block, reduce_min_blocks, false, true>;
+using ReduceBounds = TeamLoopBounds<reduce_block, reduce_min_blocks>;
 
 /// Tree blocks one Kokkos team runs on Kokkos' generic driver (strided order):
 /// a tree block is two loads and eight barriers a thread, ~5*10^5 blocks at
 /// 2^28, and the generic driver's per-team start is several percent of that.
-/// 8 is the best over the four types (docs/performance.md, "Several blocks per
+/// The policy's value is the best over the four types (docs/performance.md, "Several blocks per
 /// team"). A measurement override replaces it.
 inline int reduce_tree_blocks_per_team() {
   const int forced = measurement_knobs().reduce_tree_blocks_per_team;
-  return forced > 0 ? forced : 8;
+  return forced > 0 ? forced : ReducePolicy::tree_blocks_per_team;
 }
 /// The launch bounds of the grid-stride kernels of blocking Bk (native: the same).
 template <class Bk>

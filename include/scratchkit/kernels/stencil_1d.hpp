@@ -12,6 +12,7 @@
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
+#include <scratchkit/tuning/stencil_1d.hpp>
 
 #include <cstdint>
 #include <cstdlib>
@@ -21,12 +22,13 @@
 namespace scratchkit {
 namespace detail {
 
+/// The 1-D stencil policy of this build's GPU (both twins).
+using Stencil1DPolicy = tuning::Stencil1DPolicy<tuning::cuda_arch>;
 /// Threads per block of both variants.
-constexpr int stencil1d_block = 256;
-/// Launch bounds: 8 blocks of 256 threads per SM (32 registers), the full
-/// occupancy a streaming kernel wants; without it the compiler may use more
-/// registers (the weight loop unrolls) and fit fewer blocks.
-constexpr int stencil1d_min_blocks = 8;
+constexpr int stencil1d_block = Stencil1DPolicy::threads;
+/// Launch bounds: without them the compiler may use more registers (the weight
+/// loop unrolls) and fit fewer blocks.
+constexpr int stencil1d_min_blocks = Stencil1DPolicy::min_blocks;
 
 /// Blocks one Kokkos team runs on Kokkos' generic driver (LaunchBounds'
 /// TeamLoop, strided order), per variant and type: a 1-D stencil block is ~100
@@ -39,10 +41,11 @@ template <class T>
 int stencil1d_blocks_per_team(bool vectorized) {
   const int forced = measurement_knobs().stencil1d_blocks_per_team;
   if (forced > 0) return forced;
-  if (vectorized) return 4;
-  return sizeof(T) == 4 ? 8 : 4;
+  if (vectorized) return Stencil1DPolicy::vectorized_blocks_per_team;
+  return sizeof(T) == 4 ? Stencil1DPolicy::halo_tile_float_blocks_per_team
+                        : Stencil1DPolicy::halo_tile_double_blocks_per_team;
 }
-using Stencil1DBounds = LaunchBounds<stencil1d_block, stencil1d_min_blocks, false, true>;
+using Stencil1DBounds = TeamLoopBounds<stencil1d_block, stencil1d_min_blocks>;
 
 /// p, a 16-byte aligned pointer into level-0 scratch, rebuilt on CUDA as the
 /// start of the dynamic shared window plus its 32-bit offset with the low four

@@ -12,6 +12,7 @@
 #include <scratchkit/launch.hpp>
 #include <scratchkit/padded_tile.hpp>
 #include <scratchkit/per_thread.hpp>
+#include <scratchkit/tuning/stencil_3d.hpp>
 
 #include <algorithm>
 #include <climits>
@@ -24,13 +25,13 @@ namespace detail {
 /// Block shape (x, y) of both variants: a warp spans one row of 32 x values.
 constexpr int stencil3d_bx = 32;
 constexpr int stencil3d_by = 8;
-/// Launch bounds of tile_2d_halo: 8 blocks of 256 threads per SM (32 registers).
-constexpr int stencil3d_tile_min_blocks = 8;
+/// Launch bounds of tile_2d_halo (the policy's blocks per SM).
+constexpr int stencil3d_tile_min_blocks = Stencil3DPolicy::tile_min_blocks;
 /// The 3-D kernels launch through Kokkos' generic TeamPolicy driver on CUDA,
 /// not the layer's block driver (detail/cuda_block_launch.hpp): under the
 /// block driver ptxas recomputes their plane loops' invariants in the loop,
 /// which is slower (docs/performance.md, "3-D stencil").
-constexpr bool stencil3d_kokkos_driver = true;
+constexpr bool stencil3d_kokkos_driver = Stencil3DPolicy::kokkos_driver;
 /// Consecutive planes one tile_2d_halo block does (native twin: TILE_ZB).
 constexpr int stencil3d_tile_zb = 8;
 /// CUDA's limit on gridDim.y; more z planes (chunks) are looped over.
@@ -80,7 +81,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx, nby, gz), Dim3(BX, BY)).uses<Tile>();
-  launch<LaunchBounds<BX * BY, stencil3d_tile_min_blocks, stencil3d_kokkos_driver>, ScratchFallback::none>(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<KokkosDriverBounds<BX * BY, stencil3d_tile_min_blocks, stencil3d_kokkos_driver>, ScratchFallback::none>(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
     const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
     Tile tile(b);
     PerThread<T, B_t, BX * BY> zm(b), zp(b);  // z neighbours, loaded before the barrier
@@ -145,7 +146,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
 }
 
 // z_streaming, shape Sh (Stencil3DZsShape; Stencil3DZsDefault<T> in
-// native/stencil_3d.hpp gives the tuned one per type): a block of 32 x BY threads owns a
+// tuning/stencil_3d.hpp gives the tuned one per type): a block of 32 x BY threads owns a
 // TX x TY (x, y) tile of a chunk of ZC planes. Thread (tx, ty) computes the
 // outputs at (y0 + ty + BY*ry, x0 + tx + 32*rx): every warp load or store is
 // one 128-byte row segment. Three shared buffers hold planes z-1, z (with a
@@ -165,7 +166,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
 template <class T, class Sh>
 using Stencil3DStreamTiles = PaddedTile<T, 3 * (Sh::TY + 2), Sh::TX + 2, 0>;
 
-// Halo cells: detail::stencil3d_stream_halo (native/stencil_3d.hpp, shared with the native twin).
+// Halo cells: detail::stencil3d_stream_halo (detail/stencil_3d/z_streaming.hpp, shared with the native twin).
 
 /// One z_streaming thread's state along z (registers on a GPU): planes z,
 /// z+1, z+2 of each output and of its halo cells (the planes not in shared

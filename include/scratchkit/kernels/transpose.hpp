@@ -117,7 +117,7 @@ int transpose_view_shift(const View& v, int tile) {
   return transpose_tile_shift(v.data(), v.stride(0) * sizeof(Scalar), sizeof(Scalar), tile);
 }
 
-/// tiled_padded with blocking Bk (TransposeBlocking, native/transpose.hpp): an
+/// tiled_padded with blocking Bk (TransposeBlocking, detail/transpose/blocking.hpp): an
 /// ER x EC tile through an ER x (EC + 1) PaddedTile, 32 x BR threads, tiles in
 /// groups of G tile rows (transpose_tile_of), the tile grid shifted so that the tile
 /// rows read and written start on 256-byte boundaries (transpose_tile_shift), as

@@ -30,5 +30,13 @@ namespace tuning {
 /// it names none (host-only and AMD builds).
 constexpr int cuda_arch = SCRATCHKIT_KOKKOS_CUDA_ARCH;
 
+/// The key of host backends (Serial, OpenMP, Threads) in the policy hubs that
+/// have a host entry (GemmPolicy).
+constexpr int host_arch = -1;
+
+/// The policy key of a launch: cuda_arch on a GPU execution space, host_arch on a host one.
+template <bool OnGpu>
+constexpr int arch_key = OnGpu ? cuda_arch : host_arch;
+
 }  // namespace tuning
 }  // namespace scratchkit

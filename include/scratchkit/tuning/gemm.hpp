@@ -95,45 +95,33 @@ struct GemmSm90<double> {
   static_assert(tiny_type::smem_bytes <= 40 * 1024, "the tiny blocking must fit Kokkos 4.6's ~40 KB of level 0");
 };
 
-/// The GEMM policy of GPUs of compute capability Arch / 10 (CUB's policy hub,
-/// chosen at compile time by tuning::cuda_arch). Every entry is sm_90's today:
-/// only an H100 has been measured, so Ampere (sm_80, sm_86), Ada (sm_89) and
-/// every other GPU, AMD included, run the H100 values (docs/performance.md,
-/// "Tuning"). A GPU with less shared memory per block still runs only blockings
-/// that fit it: the picks test the launch, not the policy.
-template <int Arch, class Scalar>
-struct GemmPolicy : GemmSm90<Scalar> {};
-template <class Scalar>
-struct GemmPolicy<90, Scalar> : GemmSm90<Scalar> {};
-template <class Scalar>
-struct GemmPolicy<89, Scalar> : GemmSm90<Scalar> {};  ///< not measured: sm_90's values
-template <class Scalar>
-struct GemmPolicy<86, Scalar> : GemmSm90<Scalar> {};  ///< not measured: sm_90's values
-template <class Scalar>
-struct GemmPolicy<80, Scalar> : GemmSm90<Scalar> {};  ///< not measured: sm_90's values
-
 /// Host backends (Serial, OpenMP, Threads): `type`, the blocking a default call
 /// runs at every size. Today the sm_90 layer blockings, which host backends
-/// have always run; host tuning goes here.
+/// have always run; host tuning overrides their fields here.
 template <class Scalar>
 struct GemmHost;
 template <>
 struct GemmHost<float> {
-  struct Blocks : detail::GemmSimtFields {
-    static constexpr int block_m = 128, block_n = 128, block_k = 16, warp_m = 32, warp_n = 64;
-    static constexpr int thread_m = 8, thread_n = 8, min_blocks = 2, order = detail::gemm_serpentine;
-  };
+  struct Blocks : GemmSm90<float>::Layer {};
   using type = detail::GemmBlockingOf<Blocks>;
 };
 template <>
 struct GemmHost<double> {
-  // The tensor-core blocking's shape; host backends run its scalar multiply-adds in k order.
-  struct Blocks : detail::GemmMmaFields {
-    static constexpr int block_m = 64, block_n = 128, warp_m = 32, warp_n = 64;
-    static constexpr int min_blocks = 2, stages = 3;
-  };
+  // The tensor-core fallback's shape; host backends run its scalar multiply-adds in k order.
+  struct Blocks : GemmSm90<double>::Fallback {};
   using type = detail::GemmMmaBlockingOf<Blocks>;
 };
+
+/// The GEMM policy of architecture key Arch (CUB's policy hub, chosen at compile
+/// time: tuning::cuda_arch on GPUs, tuning::host_arch on host backends). GPUs:
+/// sm_90's values for sm_90 and, not measured yet, for sm_80, sm_86, sm_89 and
+/// every other GPU, AMD included (docs/performance.md, "Tuning"); a GPU with less
+/// shared memory per block still runs only blockings that fit it, since the picks
+/// test the launch. An architecture's own values go in a specialisation here.
+template <int Arch, class Scalar>
+struct GemmPolicy : GemmSm90<Scalar> {};
+template <class Scalar>
+struct GemmPolicy<host_arch, Scalar> : GemmHost<Scalar> {};
 
 }  // namespace tuning
 

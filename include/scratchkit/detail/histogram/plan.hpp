@@ -9,6 +9,7 @@
 #include <scratchkit/errors.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/tuning/histogram.hpp>
 
 #include <climits>
 #include <cmath>
@@ -22,13 +23,15 @@
 namespace scratchkit {
 namespace detail {
 
+/// The histogram policy of this build's GPU (both twins).
+using HistogramPolicy = tuning::HistogramPolicy<tuning::cuda_arch>;
 /// Threads per block of the global_atomic variant (layer and native).
-constexpr int histogram_block = 256;
+constexpr int histogram_block = HistogramPolicy::atomic_threads;
 /// Blocks per SM global_atomic is compiled for (launch bounds
-/// <histogram_block, histogram_min_blocks>: 32 registers a thread).
-constexpr int histogram_min_blocks = 8;
+/// <histogram_block, histogram_min_blocks>).
+constexpr int histogram_min_blocks = HistogramPolicy::atomic_min_blocks;
 /// Independent 16-byte loads each global_atomic thread issues per step.
-constexpr int histogram_loads = 2;
+constexpr int histogram_loads = HistogramPolicy::atomic_loads;
 
 /// How the shared_atomic kernels load their 16-byte vectors (both twins; CUDA
 /// only, host backends load plainly): the load hints of detail::LoadHint
@@ -60,16 +63,15 @@ struct HistogramBlocking {
                 "HistogramBlocking: copies a power of two up to 32 (one per lane)");
 };
 
-/// The blocking of shared_atomic up to histogram_small_bins bins (256 bins is
-/// the target case): 1024 threads, 2 blocks per SM, L1 no-allocate loads, the
-/// fastest in scratchkit-histogram-tune (docs/performance.md, "Histogram").
-using HistogramDefaultBlocking = HistogramBlocking<1024, 2, 2, 8, HistogramLoad::no_allocate, false>;
-/// The blocking above histogram_small_bins (one sub-histogram, bins in
-/// chunks), from the same tuner at 65536 bins: 512 threads, 4 blocks per SM
-/// (docs/performance.md, "Histogram").
-using HistogramLargeBlocking = HistogramBlocking<512, 2, 4, 1, HistogramLoad::nc, false>;
+/// HistogramBlocking spelled by the field names of tuning::HistogramSm90::Small.
+template <class F>
+using HistogramBlockingOf = HistogramBlocking<F::threads, F::loads, F::min_blocks, F::copies, F::load, F::split>;
+/// The blocking of shared_atomic up to histogram_small_bins bins (the policy's Small).
+using HistogramDefaultBlocking = HistogramBlockingOf<HistogramPolicy::Small>;
+/// The blocking above histogram_small_bins (one sub-histogram, bins in chunks; the policy's Large).
+using HistogramLargeBlocking = HistogramBlockingOf<HistogramPolicy::Large>;
 /// Bins up to which shared_atomic uses HistogramDefaultBlocking.
-constexpr int histogram_small_bins = 1024;
+constexpr int histogram_small_bins = HistogramPolicy::small_bins;
 
 /// Run-time shape of a shared_atomic launch (a blocking's figures; the tuner varies them).
 struct HistogramShape {

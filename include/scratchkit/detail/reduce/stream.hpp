@@ -4,10 +4,12 @@
 /// and the native kernels split the data alike (bit-equal results).
 #pragma once
 
+#include <scratchkit/detail/grid_stride.hpp>
 #include <scratchkit/detail/macros.hpp>
 #include <scratchkit/config.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/tuning/reduce.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -15,11 +17,13 @@
 namespace scratchkit {
 namespace detail {
 
+/// The reduce policy of this build's GPU (both twins).
+using ReducePolicy = tuning::ReducePolicy<tuning::cuda_arch>;
 /// Threads per block of ReduceVariant::tree (a power of two).
-constexpr int reduce_block = 256;
+constexpr int reduce_block = ReducePolicy::tree_threads;
 /// Blocks per SM ReduceVariant::tree is compiled for (launch bounds
-/// <reduce_block, reduce_min_blocks>: 32 registers a thread).
-constexpr int reduce_min_blocks = 8;
+/// <reduce_block, reduce_min_blocks>).
+constexpr int reduce_min_blocks = ReducePolicy::tree_min_blocks;
 /// Elements one block of ReduceVariant::tree consumes per pass.
 constexpr int reduce_per_block = 2 * reduce_block;
 
@@ -42,11 +46,11 @@ struct ReduceBlocking {
   static_assert(min_blocks >= 1 && min_blocks * threads <= 2048, "ReduceBlocking: at most 2048 threads per SM");
 };
 
-/// The blocking of warp_shuffle and grid_stride_atomic on both twins:
-/// 256 threads, 4 loads (2 KB of 4-byte or 8-byte elements in flight per
-/// warp), 8 blocks per SM (32 registers, 2048 threads on Hopper, Ampere
-/// A100, Volta), loads through __ldg (docs/performance.md, "Reduction").
-using ReduceDefaultBlocking = ReduceBlocking<256, 4, 8, LoadHint::nc>;
+/// ReduceBlocking spelled by the field names of tuning::ReduceSm90::Stream.
+template <class F>
+using ReduceBlockingOf = ReduceBlocking<F::threads, F::loads, F::min_blocks, F::load>;
+/// The blocking of warp_shuffle and grid_stride_atomic on both twins (the policy's Stream).
+using ReduceDefaultBlocking = ReduceBlockingOf<ReducePolicy::Stream>;
 
 /// Blocks of Bk that fill a device once: by_threads (its blocks of
 /// Bk::threads threads when threads are the only limit) capped at
@@ -90,52 +94,11 @@ struct ReducePtrSource {
 };
 
 /// One thread's pass over the grid-stride stream of a reduction of blocking
-/// Bk (both twins): vectors i = block*BS*U + rank + k*blocks*BS*U + u*BS
-/// (BS = Bk::threads, U = Bk::loads) of the 16-byte aligned body [head,
-/// head + nv*V), the U loads of a step issued before the first value is
-/// used; f(j, value) gets lane j of each. Block 0's thread 0 also takes the
-/// misaligned head (before) and the tail (after), as lanes j.
+/// Bk (both twins): stream_lanes with Bk::loads loads of Bk::threads threads.
 template <class Bk, class Src, class F>
 SCRATCHKIT_HD_FORCEINLINE void reduce_stream(const Src& src, std::size_t n, std::size_t head, int block, int rank,
                                              int blocks, const F& f) {
-  using T          = typename Src::value_type;
-  constexpr int V  = Src::width;
-  constexpr int BS = Bk::threads, U = Bk::loads;
-  const bool first = block == 0 && rank == 0;
-  if (first) {
-    SCRATCHKIT_UNROLL
-    for (int j = 0; j < V; ++j)
-      if (static_cast<std::size_t>(j) < head) f(j, src.at(static_cast<std::size_t>(j)));
-  }
-  const std::size_t nv   = (n - head) / V;
-  const std::size_t step = static_cast<std::size_t>(blocks) * (BS * U);
-  for (std::size_t i = static_cast<std::size_t>(block) * (BS * U) + static_cast<std::size_t>(rank); i < nv;
-       i += step) {
-    T x[U][V];
-    if (i + static_cast<std::size_t>(U - 1) * BS < nv) {
-      SCRATCHKIT_UNROLL
-      for (int u = 0; u < U; ++u) src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
-      SCRATCHKIT_UNROLL
-      for (int u = 0; u < U; ++u) {
-        SCRATCHKIT_UNROLL
-        for (int j = 0; j < V; ++j) f(j, x[u][j]);
-      }
-    } else {
-      SCRATCHKIT_UNROLL
-      for (int u = 0; u < U; ++u)
-        if (i + static_cast<std::size_t>(u) * BS < nv) {
-          src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
-          SCRATCHKIT_UNROLL
-          for (int j = 0; j < V; ++j) f(j, x[u][j]);
-        }
-    }
-  }
-  if (first) {
-    const std::size_t t0 = head + nv * V;
-    SCRATCHKIT_UNROLL
-    for (int j = 0; j < V; ++j)
-      if (t0 + static_cast<std::size_t>(j) < n) f(j, src.at(t0 + static_cast<std::size_t>(j)));
-  }
+  stream_lanes<Bk::loads, Bk::threads>(src, n, head, block, rank, blocks, f);
 }
 
 }  // namespace detail

@@ -10,6 +10,7 @@
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/detail/gemm/cp_async.hpp>        // gemm_cp_async1 / _commit / _wait (the ring's plane loads)
 #include <scratchkit/detail/transpose/blocking.hpp>  // transpose_tile_shift (the x tile grid cut from the data's alignment)
+#include <scratchkit/tuning/stencil_3d.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -97,6 +98,13 @@ SCRATCHKIT_HD_FORCEINLINE bool stencil3d_zalt_down(int ch) {
   return Sh::zalt && (ch & 1) != 0;
 }
 
+/// Stencil3DZsShape spelled by the field names of tuning::Stencil3DSm90's shapes.
+template <class F>
+using Stencil3DZsShapeOf = Stencil3DZsShape<F::block_y, F::outputs_x, F::outputs_y, F::z_chunk, F::min_blocks_float,
+                                            F::min_blocks_double, F::stages, F::vec, F::z_alternate>;
+/// The 3-D stencil policy of this build's GPU (both twins).
+using Stencil3DPolicy = tuning::Stencil3DPolicy<tuning::cuda_arch>;
+
 /// The z_streaming shapes, the fastest of perf/tune/stencil3d_tune.cu on the H100
 /// at 512^3 (docs/performance.md, "3-D stencil"): Stencil3DZsDefault<T> on the
 /// layer, Stencil3DZsNativeDefault<T> in the native twin (the same shape). Every
@@ -111,8 +119,8 @@ SCRATCHKIT_HD_FORCEINLINE bool stencil3d_zalt_down(int ch) {
 /// All stay under the layer's ~40 KB of level-0 scratch (LaunchError otherwise)
 /// and the host backends' 32 KB.
 template <class T>
-using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<8, 4, 1, 128, 6, 6, 5>,
-                                                     Stencil3DZsShape<4, 2, 2, 64, 6, 6>>::type;
+using Stencil3DZsDefault = typename std::conditional<sizeof(T) == 4, Stencil3DZsShapeOf<Stencil3DPolicy::FloatShape>,
+                                                     Stencil3DZsShapeOf<Stencil3DPolicy::DoubleShape>>::type;
 template <class T>
 using Stencil3DZsNativeDefault = Stencil3DZsDefault<T>;
 /// z_streaming on CUDA for rows of at least one wide tile (stencil3d_zs_wide),
@@ -131,8 +139,8 @@ using Stencil3DZsNativeDefault = Stencil3DZsDefault<T>;
 /// docs/performance.md, "3-D stencil". Not on host backends (level-0 scratch of
 /// 32 KB there).
 template <class T>
-using Stencil3DZsWide = typename std::conditional<sizeof(T) == 4, Stencil3DZsShape<16, 8, 1, 128, 2, 2, 5, 0, 1>,
-                                                  Stencil3DZsShape<16, 4, 1, 64, 2, 2, 4>>::type;
+using Stencil3DZsWide = typename std::conditional<sizeof(T) == 4, Stencil3DZsShapeOf<Stencil3DPolicy::WideFloatShape>,
+                                                  Stencil3DZsShapeOf<Stencil3DPolicy::WideDoubleShape>>::type;
 /// Whether z_streaming on CUDA runs Stencil3DZsWide<T> on rows of nx points (the
 /// same answer on both twins): rows of at least one wide tile.
 template <class T>

@@ -5,6 +5,7 @@
 #include <scratchkit/detail/macros.hpp>
 #include <scratchkit/config.hpp>
 #include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/tuning/transpose.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -36,23 +37,15 @@ struct TransposeBlocking {
                 "TransposeBlocking: at most 1024 threads, G in [1, 32] (keeps G * tile columns in an int)");
 };
 
-/// The blocking TransposeVariant::tiled_padded runs with, per type (both
-/// twins; perf/tune/transpose_tune.cu times the candidates against a device copy).
-/// The tile must fit the host backends' 32 KB of team scratch too.
+/// TransposeBlocking spelled by the field names of tuning::TransposeSm90<T>::Tile.
+template <class F>
+using TransposeBlockingOf = TransposeBlocking<F::tile_rows, F::tile_cols, F::block_rows, F::group, F::min_blocks>;
+/// The blocking TransposeVariant::tiled_padded runs with, per type (both twins):
+/// the policy of this build's GPU (tuning/transpose.hpp); perf/tune/transpose_tune.cu
+/// times the candidates against a device copy.
 template <class Scalar>
-struct TransposeDefaultBlocking;
-template <>
-struct TransposeDefaultBlocking<float> {
-  // 64 x 64 tile (16.6 KB), 256 threads moving 16 floats each (64 B in flight per thread,
-  // up to 128 KB per SM at 8 blocks; 32 registers), tiles in row order (G = 1): the best
-  // of perf/tune/transpose_tune.cu on the H100 (docs/performance.md, "Transpose").
-  using type = TransposeBlocking<64, 64, 8, 1, 8>;
-};
-template <>
-struct TransposeDefaultBlocking<double> {
-  // 32 x 32 tile (8.3 KB), 256 threads moving 4 doubles each, tiles in row order, 8 blocks
-  // per SM: the best of perf/tune/transpose_tune.cu on the H100 (docs/performance.md, "Transpose").
-  using type = TransposeBlocking<32, 32, 8, 1, 8>;
+struct TransposeDefaultBlocking {
+  using type = TransposeBlockingOf<typename tuning::TransposePolicy<tuning::cuda_arch, Scalar>::Tile>;
 };
 
 /// Boundary tiled_padded aligns its tile rows to: 256 bytes, the span of a warp's

@@ -2,6 +2,7 @@
 /// The grid-stride traversal of 16-byte vectors that reduce and histogram share (both twins; no Kokkos here).
 #pragma once
 
+#include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/macros.hpp>
 
 #include <cstddef>
@@ -56,6 +57,17 @@ SCRATCHKIT_HD_FORCEINLINE void stream_lanes(const Src& src, std::size_t n, std::
       if (t0 + static_cast<std::size_t>(j) < n) f(j, src.at(t0 + static_cast<std::size_t>(j)));
   }
 }
+
+/// A stream_lanes source over a contiguous array: element i, and the 16-byte
+/// vector at element i read with load hint L.
+template <class T, LoadHint L>
+struct StreamPtrSource {
+  using value_type = T;
+  static constexpr int width = vec16<T>::width;
+  const T* p;
+  SCRATCHKIT_HD_FORCEINLINE T at(std::size_t i) const { return p[i]; }
+  SCRATCHKIT_HD_FORCEINLINE void vec(std::size_t i, T (&v)[width]) const { load16_hint<L>(p + i, v); }
+};
 
 }  // namespace detail
 }  // namespace scratchkit

@@ -4,6 +4,7 @@
 /// so that the layer and the native kernel bin and launch alike.
 #pragma once
 
+#include <scratchkit/detail/grid_stride.hpp>
 #include <scratchkit/detail/macros.hpp>
 #include <scratchkit/config.hpp>
 #include <scratchkit/errors.hpp>
@@ -271,13 +272,7 @@ inline HistogramPlan histogram_plan(HistogramVariant v, std::size_t n, int bins,
 
 /// A contiguous array read with load hint L (the source both twins stream a contiguous View through).
 template <class T, HistogramLoad L>
-struct HistogramPtrSource {
-  using value_type = T;
-  static constexpr int width = vec16<T>::width;
-  const T* p;
-  SCRATCHKIT_HD_FORCEINLINE T at(std::size_t i) const { return p[i]; }
-  SCRATCHKIT_HD_FORCEINLINE void vec(std::size_t i, T (&v)[width]) const { load16_hint<L>(p + i, v); }
-};
+using HistogramPtrSource = StreamPtrSource<T, L>;
 
 /// Calls f(value) for every value one thread of a shared_atomic block takes
 /// (both twins): the 16-byte aligned body [head, head + nv*V) as vectors,

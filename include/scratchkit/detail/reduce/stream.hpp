@@ -85,13 +85,7 @@ inline long long reduce_lane_chain(std::size_t n, std::size_t elem_bytes, int gr
 
 /// A contiguous array read with load hint L (the source both twins stream a contiguous View through).
 template <class T, LoadHint L>
-struct ReducePtrSource {
-  using value_type = T;
-  static constexpr int width = vec16<T>::width;
-  const T* p;
-  SCRATCHKIT_HD_FORCEINLINE T at(std::size_t i) const { return p[i]; }
-  SCRATCHKIT_HD_FORCEINLINE void vec(std::size_t i, T (&v)[width]) const { load16_hint<L>(p + i, v); }
-};
+using ReducePtrSource = StreamPtrSource<T, L>;
 
 /// One thread's pass over the grid-stride stream of a reduction of blocking
 /// Bk (both twins): stream_lanes with Bk::loads loads of Bk::threads threads.

@@ -20,18 +20,13 @@
 /// on every backend and in the native CUDA twins (src/cuda/collectives.cu).
 #pragma once
 
+#include <scratchkit/detail/macros.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/shared_array.hpp>
 #include <scratchkit/warp.hpp>
 
 #include <cstddef>
-
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define SCRATCHKIT_COLLECTIVE_UNROLL _Pragma("unroll")
-#else
-#define SCRATCHKIT_COLLECTIVE_UNROLL
-#endif
 
 namespace scratchkit {
 
@@ -67,7 +62,7 @@ KOKKOS_INLINE_FUNCTION void require_block_within(const BlockT& b) {
 template <int MaxCount, class T, class S, class Op>
 KOKKOS_INLINE_FUNCTION T fold_slots(const S& s, int count, const Op& op) {
   T acc = s[0];
-  SCRATCHKIT_COLLECTIVE_UNROLL
+  SCRATCHKIT_UNROLL
   for (int w = 1; w < MaxCount; ++w)
     if (w < count) acc = op(acc, s[w]);
   return acc;
@@ -101,7 +96,7 @@ KOKKOS_INLINE_FUNCTION void block_exclusive_prefix(const BlockT& b, PerThread<T,
 template <class T, int N, class Op>
 KOKKOS_INLINE_FUNCTION T fold_items(const Items<T, N>& x, const Op& op) {
   T acc = x[0];
-  SCRATCHKIT_COLLECTIVE_UNROLL
+  SCRATCHKIT_UNROLL
   for (int i = 1; i < N; ++i) acc = op(acc, x[i]);
   return acc;
 }
@@ -251,7 +246,7 @@ class BlockScan : public detail::WarpSlots<T, MaxThreads> {
       Items<T, N>& x = items(t);
       T acc          = t.rank == 0 ? x[0] : op(p(t), x[0]);
       x[0]           = acc;
-      SCRATCHKIT_COLLECTIVE_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 1; i < N; ++i) {
         acc  = op(acc, x[i]);
         x[i] = acc;
@@ -269,7 +264,7 @@ class BlockScan : public detail::WarpSlots<T, MaxThreads> {
     b.threads([&](const Thread& t) {
       Items<T, N>& x = items(t);
       T acc          = t.rank == 0 ? init : op(init, p(t));
-      SCRATCHKIT_COLLECTIVE_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < N; ++i) {
         const T xi = x[i];
         x[i]       = acc;
@@ -345,12 +340,12 @@ class BlockExchange {
   template <class BlockT, int M>
   KOKKOS_INLINE_FUNCTION void striped_to_blocked(const BlockT& b, PerThread<Items<T, N>, BlockT, M>& items) const {
     b.threads([&](const Thread& t) {
-      SCRATCHKIT_COLLECTIVE_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < N; ++i) m_s[slot(striped_index(b, t, i))] = items(t)[i];
     });
     half_barrier(b);
     b.threads([&](const Thread& t) {
-      SCRATCHKIT_COLLECTIVE_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < N; ++i) items(t)[i] = m_s[slot(t.rank * N + i)];
     });
   }
@@ -358,12 +353,12 @@ class BlockExchange {
   template <class BlockT, int M>
   KOKKOS_INLINE_FUNCTION void blocked_to_striped(const BlockT& b, PerThread<Items<T, N>, BlockT, M>& items) const {
     b.threads([&](const Thread& t) {
-      SCRATCHKIT_COLLECTIVE_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < N; ++i) m_s[slot(t.rank * N + i)] = items(t)[i];
     });
     half_barrier(b);
     b.threads([&](const Thread& t) {
-      SCRATCHKIT_COLLECTIVE_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < N; ++i) items(t)[i] = m_s[slot(striped_index(b, t, i))];
     });
   }
@@ -375,7 +370,7 @@ class BlockExchange {
   KOKKOS_INLINE_FUNCTION void load(const BlockT& b, PerThread<Items<T, N>, BlockT, M>& items, const Src& src,
                                    std::size_t base, int valid, const T& fill) const {
     b.threads([&](const Thread& t) {
-      SCRATCHKIT_COLLECTIVE_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < N; ++i) {
         const int j = striped_index(b, t, i);
         m_s[slot(j)] = j < valid ? static_cast<T>(src(base + static_cast<std::size_t>(j))) : fill;
@@ -383,7 +378,7 @@ class BlockExchange {
     });
     half_barrier(b);
     b.threads([&](const Thread& t) {
-      SCRATCHKIT_COLLECTIVE_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < N; ++i) items(t)[i] = m_s[slot(t.rank * N + i)];
     });
   }
@@ -392,12 +387,12 @@ class BlockExchange {
   KOKKOS_INLINE_FUNCTION void store(const BlockT& b, const PerThread<Items<T, N>, BlockT, M>& items, const Dst& dst,
                                     std::size_t base, int valid) const {
     b.threads([&](const Thread& t) {
-      SCRATCHKIT_COLLECTIVE_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < N; ++i) m_s[slot(t.rank * N + i)] = items(t)[i];
     });
     half_barrier(b);
     b.threads([&](const Thread& t) {
-      SCRATCHKIT_COLLECTIVE_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < N; ++i) {
         const int j = striped_index(b, t, i);
         if (j < valid) dst(base + static_cast<std::size_t>(j)) = m_s[slot(j)];

@@ -78,6 +78,12 @@ struct LaunchBounds {
   static constexpr bool team_loop       = TeamLoop;      ///< a team may run several blocks
 };
 using NoLaunchBounds = LaunchBounds<0, 0>;
+/// LaunchBounds with its switches by name: a team may run several blocks.
+template <unsigned MaxThreads, unsigned MinBlocks = 1>
+using TeamLoopBounds = LaunchBounds<MaxThreads, MinBlocks, false, true>;
+/// LaunchBounds with its switches by name: Kokkos' driver in block driver builds (where On).
+template <unsigned MaxThreads, unsigned MinBlocks = 1, bool On = true>
+using KokkosDriverBounds = LaunchBounds<MaxThreads, MinBlocks, On, false>;
 
 /// CUDA's limits on a block, applied on every backend so that a kernel that
 /// runs on the host also runs on a GPU.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // scratchkit-gemm-tune: times candidate blockings of the native register_blocked
 // GEMM (src/cuda/gemm_register_blocked.cuh) against cuBLAS, float and double,
-// to pick GemmDefaultBlocking (include/scratchkit/native/gemm.hpp) per type.
+// to pick the GEMM policy (include/scratchkit/tuning/gemm.hpp) per type.
 //
 //   scratchkit-gemm-tune [--double | --float] [--small | --split | --fit] [n ...]   (default: both types, 4096 8192; n x n x n)
 //
@@ -22,7 +22,9 @@
 // 1e-16 double for sums of K products with different order). The default
 // blocking of each type is marked with '*'. Double runs both on the CUDA cores
 // (GemmBlocking) and on the FP64 tensor cores (GemmMmaBlocking, "mma").
+#include <scratchkit/detail/gemm/pick.hpp>
 #include <scratchkit/native/gemm.hpp>
+#include <scratchkit/tuning/gemm.hpp>
 
 #include "gemm_register_blocked.cuh"
 #define SCRATCHKIT_TUNE_NAME "gemm_tune"

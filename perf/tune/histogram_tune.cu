@@ -2,7 +2,7 @@
 // scratchkit-histogram-tune: times candidate blockings of the native shared_atomic
 // histogram (src/cuda/histogram_shared.cuh, the library's kernel) against CUB
 // DeviceHistogram::HistogramEven in the same run, float values uniform in [-1, 1),
-// bins over [-1, 1), to pick HistogramDefaultBlocking (include/scratchkit/native/histogram.hpp).
+// bins over [-1, 1), to pick HistogramDefaultBlocking (include/scratchkit/tuning/histogram.hpp).
 //
 //   scratchkit-histogram-tune [log2 n]     (default: 28, as scratchkit-bench --full)
 //
@@ -26,6 +26,7 @@
 // Environment: SCRATCHKIT_TUNE_OFFSET=B  values B bytes past cudaMalloc's alignment
 //   (default 128: where a Kokkos View's data starts, as in scratchkit-bench);
 //   SCRATCHKIT_TUNE_ROUNDS=R  timed rounds (default 41).
+#include <scratchkit/detail/histogram/plan.hpp>
 #include <scratchkit/native/histogram.hpp>
 
 #include "histogram_shared.cuh"

@@ -3,7 +3,7 @@
 // reduction (src/cuda/reduce_stream.cuh, the library's kernels) against CUB
 // DeviceReduce::Sum and a read-only ceiling kernel in the same run, for float,
 // int32, double and int64 sums, to pick ReduceDefaultBlocking
-// (include/scratchkit/native/reduce.hpp; the layer uses the same blocking).
+// (include/scratchkit/tuning/reduce.hpp; the layer uses the same blocking).
 //
 //   scratchkit-reduce-tune [n]     (default 2^28 elements, as scratchkit-bench --full;
 //                                   a value below 64 is read as log2 n)
@@ -42,6 +42,7 @@
 //   (default 128: where a Kokkos View's data starts, as in scratchkit-bench);
 //   SCRATCHKIT_TUNE_ROUNDS=R  timed rounds (default 41);
 //   SCRATCHKIT_TUNE_TYPES=float,int32,double,int64  the types, in this order (default all).
+#include <scratchkit/detail/reduce/stream.hpp>
 #include <scratchkit/native/reduce.hpp>
 
 #include "reduce_stream.cuh"

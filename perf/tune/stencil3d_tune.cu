@@ -2,7 +2,7 @@
 // scratchkit-stencil3d-tune: times candidate shapes of the native z_streaming
 // 3-D 7-point stencil (src/cuda/stencil_3d_z_streaming.cuh) against a
 // device-to-device copy of the same bytes, float and double, to pick
-// Stencil3DZsNativeDefault (include/scratchkit/native/stencil_3d.hpp; the layer's Stencil3DZsDefault is the same).
+// Stencil3DZsNativeDefault (include/scratchkit/tuning/stencil_3d.hpp; the layer's Stencil3DZsDefault is the same).
 //
 //   scratchkit-stencil3d-tune [n ...]     (default: 512; n x n x n grid)
 //   SCRATCHKIT_TUNE_OFFSET=B[,B...]        (default 0,128: the data placements timed)
@@ -22,6 +22,7 @@
 // is timed twice: "xs0" (the plain grid) and "xsK" (shifted by K, K > 0). The
 // default shape is marked with '*'; shapes whose tile is over the layer's ~40 KB
 // of level-0 scratch are marked "native only" (the layer cannot run them).
+#include <scratchkit/detail/stencil_3d/z_streaming.hpp>
 #include <scratchkit/native/stencil_3d.hpp>
 
 #include "stencil_3d_z_streaming.cuh"

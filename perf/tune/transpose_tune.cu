@@ -2,7 +2,7 @@
 // scratchkit-transpose-tune: times candidate blockings of the native tiled_padded
 // transpose (src/cuda/transpose_padded.cuh) against a device-to-device copy of the
 // same bytes, float and double, to pick TransposeDefaultBlocking
-// (include/scratchkit/native/transpose.hpp) per type.
+// (include/scratchkit/tuning/transpose.hpp) per type.
 //
 //   scratchkit-transpose-tune [n ...]     (default: 16384; n x n)
 //
@@ -24,6 +24,7 @@
 //   SCRATCHKIT_TUNE_OFFSET_OUT=B  out's offset alone (default: SCRATCHKIT_TUNE_OFFSET)
 //   SCRATCHKIT_TUNE_NO_SHIFT=1    every config on the plain grid (the kernel before the shifts)
 //   SCRATCHKIT_TUNE_NO_POISON=1   no NaN fill before each run
+#include <scratchkit/detail/transpose/blocking.hpp>
 #include <scratchkit/native/transpose.hpp>
 
 #include "transpose_padded.cuh"

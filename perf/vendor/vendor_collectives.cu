@@ -4,6 +4,7 @@
 // per case, the tile shapes and launch bounds of the twins (256 threads x 4
 // or 8 items; CUB's warp-transpose load and store need whole warps). CUB's
 // own algorithms (BlockScan: raking, BlockReduce: warp reductions) and order.
+#include <scratchkit/detail/collectives/tile_shape.hpp>
 #include <scratchkit/native/collectives.hpp>
 #include "vendor.hpp"
 

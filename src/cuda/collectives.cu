@@ -6,6 +6,7 @@
 // warp reductions' shuffle tree, the folds of the warps' totals, the items'
 // left-to-right chains), so floats agree with the layer bit for bit. Inputs
 // are read through __ldg, as the layer's read_only().
+#include <scratchkit/detail/collectives/tile_shape.hpp>
 #include <scratchkit/native/collectives.hpp>
 
 #include "check.cuh"

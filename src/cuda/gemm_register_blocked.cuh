@@ -5,8 +5,16 @@
 /// perf/tune/gemm_tune.cu can time several; src/cuda/gemm.cu runs the default one.
 #pragma once
 
+#include <scratchkit/detail/gemm/blocking.hpp>
+#include <scratchkit/detail/gemm/cp_async.hpp>
+#include <scratchkit/detail/gemm/mma.hpp>
+#include <scratchkit/detail/gemm/pick.hpp>
+#include <scratchkit/detail/gemm/simt.hpp>
+#include <scratchkit/detail/gemm/split_k.hpp>
+#include <scratchkit/detail/gemm/tile_copy.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/native/gemm.hpp>
+#include <scratchkit/tuning/gemm.hpp>
 
 #include "check.cuh"
 
@@ -23,7 +31,7 @@ namespace native {
 namespace cuda {
 namespace detail {
 
-/// Derived sizes: the layer's (scratchkit::detail::GemmRbShape in native/gemm.hpp).
+/// Derived sizes: the layer's (scratchkit::detail::GemmRbShape in detail/gemm/tile_copy.hpp).
 template <class S, class Blk>
 using RbShape = scratchkit::detail::GemmRbShape<Blk, S>;
 

@@ -4,6 +4,7 @@
 // attributes and the same per-block shared limit), same blockings and launch
 // bounds, same values per thread, same binning expression, so the counts agree
 // exactly. The shared_atomic kernel is in histogram_shared.cuh (the tuner's too).
+#include <scratchkit/detail/histogram/plan.hpp>
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The native shared_atomic histogram kernel for any HistogramBlocking
-// (include/scratchkit/native/histogram.hpp): used by src/cuda/histogram.cu and
+// (include/scratchkit/detail/histogram/plan.hpp): used by src/cuda/histogram.cu and
 // by the tuner (perf/tune/histogram_tune.cu), so the tuner times the library's kernel.
 #pragma once
 
+#include <scratchkit/detail/histogram/plan.hpp>
 #include <scratchkit/native/histogram.hpp>
 
 #include "check.cuh"

@@ -6,6 +6,7 @@
 // layer bit for bit; grid_stride_atomic combines blocks with atomics in whatever
 // order they finish (floats: not reproducible). The grid-stride kernels are in
 // reduce_stream.cuh (the tuner's too).
+#include <scratchkit/detail/reduce/stream.hpp>
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"

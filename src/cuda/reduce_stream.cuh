@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The native grid-stride reduction kernels (warp_shuffle, grid_stride_atomic) for
-// any ReduceBlocking (include/scratchkit/native/reduce.hpp): used by
+// any ReduceBlocking (include/scratchkit/detail/reduce/stream.hpp): used by
 // src/cuda/reduce.cu and by the tuner (perf/tune/reduce_tune.cu), so the tuner times
 // the library's kernels. The twin of the layer's reduce_thread / reduce_warp_pass
 // / reduce_atomic_pass (include/scratchkit/kernels/reduce.hpp).
 #pragma once
 
+#include <scratchkit/detail/reduce/stream.hpp>
 #include <scratchkit/native/reduce.hpp>
 
 #include "check.cuh"

@@ -2,6 +2,7 @@
 // 1-D stencil by hand in CUDA with extern __shared__: the twin of include/scratchkit/kernels/stencil_1d.hpp.
 // Same variants, same operations in the same order, so results agree bit for bit.
 #include <scratchkit/native/cuda.hpp>
+#include <scratchkit/tuning/stencil_1d.hpp>
 
 #include "check.cuh"
 
@@ -14,8 +15,8 @@ namespace native {
 namespace cuda {
 namespace {
 
-constexpr int BS = 256;
-constexpr int MIN_BLOCKS = 8;  // launch bounds: 8 blocks of 256 threads per SM (32 registers)
+constexpr int BS         = scratchkit::tuning::Stencil1DPolicy<scratchkit::tuning::cuda_arch>::threads;
+constexpr int MIN_BLOCKS = scratchkit::tuning::Stencil1DPolicy<scratchkit::tuning::cuda_arch>::min_blocks;
 
 __host__ __device__ inline std::size_t round16(std::size_t v) { return (v + 15) / 16 * 16; }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // 3-D 7-point stencil by hand in CUDA with __shared__: the twin of include/scratchkit/kernels/stencil_3d.hpp.
 // Same blocks, same thread-to-point mapping, same summation order, so results agree bit for bit.
+#include <scratchkit/detail/stencil_3d/z_streaming.hpp>
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
@@ -18,7 +19,7 @@ namespace cuda {
 namespace {
 
 constexpr int BX = 32, BY = 8;  // block (x, y)
-constexpr int TILE_MIN_BLOCKS = 8;  // tile_2d_halo launch bounds: 8 blocks of 256 threads per SM
+constexpr int TILE_MIN_BLOCKS = scratchkit::detail::Stencil3DPolicy::tile_min_blocks;  // tile_2d_halo launch bounds
 constexpr int TILE_ZB = 8;          // tile_2d_halo: consecutive planes per block
 constexpr int max_grid_y = 65535;
 
@@ -101,7 +102,7 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
     SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_tile_2d_halo");
   } else {
     // Shape: scratchkit::detail::Stencil3DZsNativeDefault, or Stencil3DZsWide on
-    // rows of one wide tile and more (include/scratchkit/native/stencil_3d.hpp).
+    // rows of one wide tile and more (include/scratchkit/tuning/stencil_3d.hpp).
     // The tile grid cut from in's alignment (the layer does the same for LayoutRight Views).
     const auto run = [&](auto shape) {
       using Sh = decltype(shape);

@@ -8,6 +8,7 @@
 /// (Sh::stages == 0) and the cp.async ring (Sh::stages >= 4).
 #pragma once
 
+#include <scratchkit/detail/stencil_3d/z_streaming.hpp>
 #include <scratchkit/native/stencil_3d.hpp>
 
 #include "check.cuh"

@@ -2,6 +2,7 @@
 // Transpose by hand in CUDA with __shared__: the twin of include/scratchkit/kernels/transpose.hpp.
 // Same variants, block shape, tile mapping and accesses; a transpose only moves values, so the
 // twins agree bit for bit. tiled_padded: src/cuda/transpose_padded.cuh.
+#include <scratchkit/detail/transpose/blocking.hpp>
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"

@@ -5,6 +5,7 @@
 /// perf/tune/transpose_tune.cu can time several; src/cuda/transpose.cu runs the default one.
 #pragma once
 
+#include <scratchkit/detail/transpose/blocking.hpp>
 #include <scratchkit/native/transpose.hpp>
 
 #include "check.cuh"

@@ -5,7 +5,7 @@
 /// its variants with PTX cache hints (a streaming kernel's tuning choice).
 #pragma once
 
-#include <scratchkit/detail/inline.hpp>
+#include <scratchkit/detail/macros.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -4,6 +4,7 @@
 
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/layout_map.hpp>
+#include <scratchkit/detail/native_entry.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/kernels/variants.hpp>
 

@@ -2,6 +2,8 @@
 /// 16-byte vector loads of rank-1 Views for the streaming kernels (reduce, histogram), and a device fill query.
 #pragma once
 
+#include <scratchkit/detail/grid_stride.hpp>
+#include <scratchkit/detail/macros.hpp>
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/errors.hpp>
@@ -12,14 +14,6 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
-
-// Unrolls the fixed-trip loops over a vector's lanes and a thread's loads on
-// GPU compilers, so the lanes stay in registers (no local-memory arrays).
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define SCRATCHKIT_STREAM_UNROLL _Pragma("unroll")
-#else
-#define SCRATCHKIT_STREAM_UNROLL
-#endif
 
 namespace scratchkit {
 namespace detail {
@@ -43,7 +37,7 @@ struct StridedSource {
   View x;
   KOKKOS_FORCEINLINE_FUNCTION value_type at(std::size_t i) const { return x(i); }
   KOKKOS_FORCEINLINE_FUNCTION void vec(std::size_t i, value_type (&v)[width]) const {
-    SCRATCHKIT_STREAM_UNROLL
+    SCRATCHKIT_UNROLL
     for (int j = 0; j < width; ++j) v[j] = x(i + static_cast<std::size_t>(j));
   }
 };
@@ -117,54 +111,6 @@ DeviceFill device_fill(const ExecSpace& exec) {
   f.sms            = is_gpu_space<ExecSpace>::value ? 1 : 0;
   f.threads_per_sm = exec.concurrency();
   return f;
-}
-
-/// One thread's pass over a grid-stride stream of 16-byte vectors (the
-/// traversal reduce and histogram share; the native twin is stream_lanes in
-/// src/cuda/vector_load.cuh): vectors i = block*BS*U + rank + k*blocks*BS*U +
-/// u*BS of the aligned body [head, head + nv*V), U loads issued before the
-/// first value is used; f(j, value) gets lane j of each. Block 0's thread 0
-/// also takes the misaligned head (before) and the tail (after), as lanes j.
-template <int U, int BS, class Src, class F>
-KOKKOS_FORCEINLINE_FUNCTION void stream_lanes(const Src& src, std::size_t n, std::size_t head, int block, int rank,
-                                              int blocks, const F& f) {
-  using T          = typename Src::value_type;
-  constexpr int V  = Src::width;
-  const bool first = block == 0 && rank == 0;
-  if (first) {
-    SCRATCHKIT_STREAM_UNROLL
-    for (int j = 0; j < V; ++j)
-      if (static_cast<std::size_t>(j) < head) f(j, src.at(static_cast<std::size_t>(j)));
-  }
-  const std::size_t nv   = (n - head) / V;
-  const std::size_t step = static_cast<std::size_t>(blocks) * (BS * U);
-  for (std::size_t i = static_cast<std::size_t>(block) * (BS * U) + static_cast<std::size_t>(rank); i < nv;
-       i += step) {
-    T x[U][V];
-    if (i + (U - 1) * BS < nv) {
-      SCRATCHKIT_STREAM_UNROLL
-      for (int u = 0; u < U; ++u) src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
-      SCRATCHKIT_STREAM_UNROLL
-      for (int u = 0; u < U; ++u) {
-        SCRATCHKIT_STREAM_UNROLL
-        for (int j = 0; j < V; ++j) f(j, x[u][j]);
-      }
-    } else {
-      SCRATCHKIT_STREAM_UNROLL
-      for (int u = 0; u < U; ++u)
-        if (i + static_cast<std::size_t>(u) * BS < nv) {
-          src.vec(head + (i + static_cast<std::size_t>(u) * BS) * V, x[u]);
-          SCRATCHKIT_STREAM_UNROLL
-          for (int j = 0; j < V; ++j) f(j, x[u][j]);
-        }
-    }
-  }
-  if (first) {
-    const std::size_t t0 = head + nv * V;
-    SCRATCHKIT_STREAM_UNROLL
-    for (int j = 0; j < V; ++j)
-      if (t0 + static_cast<std::size_t>(j) < n) f(j, src.at(t0 + static_cast<std::size_t>(j)));
-  }
 }
 
 }  // namespace detail

@@ -24,12 +24,13 @@
 #pragma once
 
 #include <scratchkit/block_collectives.hpp>
+#include <scratchkit/detail/collectives/tile_shape.hpp>
 #include <scratchkit/detail/eti.hpp>
+#include <scratchkit/detail/macros.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
-#include <scratchkit/native/collectives.hpp>
 
 #include <cstdint>
 #include <cstdlib>
@@ -63,7 +64,7 @@ template <int BS, int MinB = 1>
 using TileBounds = LaunchBounds<BS, MinB>;
 /// The same with LaunchBounds' TeamLoop (several tiles per Kokkos team).
 template <int BS, int MinB = 1>
-using TileLoopBounds = LaunchBounds<BS, MinB, false, true>;
+using TileLoopBounds = TeamLoopBounds<BS, MinB>;
 
 /// Tiles one Kokkos team runs (LaunchBounds' TeamLoop); 0: one tile per team,
 /// without the team loop. The loop saves Kokkos' per-team start, but nvcc
@@ -191,7 +192,7 @@ void tile_reduce_layer(const ExecSpace& exec, const InView& in, const OutView& o
     b.threads([&](const Thread& t) {
       // Striped (coalesced), as the native twin: element i*BS + r to thread r, folded in i order.
       T acc = t.rank < static_cast<int>(valid) ? read_only(in, base + t.rank) : T(0);
-      SCRATCHKIT_COLLECTIVE_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 1; i < I; ++i) {
         const std::size_t j = static_cast<std::size_t>(i) * BS + t.rank;
         acc                 = acc + (j < valid ? read_only(in, base + j) : T(0));

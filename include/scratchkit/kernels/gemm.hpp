@@ -3,16 +3,24 @@
 #pragma once
 
 #include <scratchkit/detail/eti.hpp>
+#include <scratchkit/detail/gemm/blocking.hpp>
+#include <scratchkit/detail/gemm/cp_async.hpp>
+#include <scratchkit/detail/gemm/mma.hpp>
+#include <scratchkit/detail/gemm/pick.hpp>
+#include <scratchkit/detail/gemm/simt.hpp>
+#include <scratchkit/detail/gemm/split_k.hpp>
+#include <scratchkit/detail/gemm/tile_copy.hpp>
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/load16.hpp>
+#include <scratchkit/detail/macros.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/kernels/variants.hpp>
-#include <scratchkit/native/gemm.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/shared_array.hpp>
+#include <scratchkit/tuning/gemm.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -217,15 +225,22 @@ KOKKOS_INLINE_FUNCTION bool gemm_split_finish(const B_t& blk, const GemmSplitK<S
   return true;
 }
 
-/// The SIMT register-blocked GEMM launches through Kokkos' generic TeamPolicy
-/// driver on CUDA, not the layer's block driver: under the block driver nvcc
-/// spills one register per k-slice in this 128-register kernel, which is slower
-/// (docs/performance.md, "GEMM"). SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER=0 launches
-/// it on the block driver (a measurement knob; not a configuration interface).
-#ifndef SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER
-#define SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER 1
-#endif
-constexpr bool gemm_simt_kokkos_driver = SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER != 0;
+/// The launch of a register_blocked block of blocking Blk over `grid` (GemmGrid),
+/// `splits` blocks per tile along z, with the A and B slices ATiles, BTiles:
+/// level 0 on a GPU; host backends (Kokkos 3.4 Serial: 32 KB of level 0) may
+/// use level 1 for large blockings.
+template <class Blk, class ExecSpace, class ATiles, class BTiles>
+LaunchParams gemm_rb_params(const GemmGrid& grid, int splits) {
+  LaunchParams p(Dim3(grid.gx, grid.gy, splits), Dim3(Blk::threads));
+  p.uses<ATiles, BTiles>().fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
+  return p;
+}
+
+/// Whether the SIMT register-blocked GEMM launches on Kokkos' generic TeamPolicy
+/// driver rather than the layer's block driver (the GPU policy's choice,
+/// tuning::GemmSm90<float>::simt_kokkos_driver); a tuner passes the other
+/// value as gemm_register_blocked_simt's KokkosDriver argument.
+constexpr bool gemm_simt_kokkos_driver = GemmDefaultBlocking<float>::simt_kokkos_driver;
 
 /// GemmVariant::register_blocked with blocking Blk (GemmBlocking): A^T and B
 /// slices double-buffered in shared memory, slice kt+1 loaded into registers
@@ -236,7 +251,8 @@ constexpr bool gemm_simt_kokkos_driver = SCRATCHKIT_GEMM_SIMT_KOKKOS_DRIVER != 0
 /// gemm_simt_store, gemm_simt_compute). Split: sp.plan.splits blocks per tile,
 /// block z on split z's slices, the tile's last block adding the partial sums
 /// (gemm_split_finish); without it the kernel is the same as before the split.
-template <class Blk, bool Split, class ExecSpace, class AV, class BV, class CV>
+template <class Blk, bool Split, bool KokkosDriver = gemm_simt_kokkos_driver, class ExecSpace, class AV, class BV,
+          class CV>
 SCRATCHKIT_KERNEL_LINKAGE
 void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
                                 const BV& B, typename CV::non_const_value_type beta, const CV& C,
@@ -259,14 +275,11 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
   const auto a  = gemm_mat<const Scalar>(A, "A");
   const auto b_ = gemm_mat<const Scalar>(B, "B");
   const auto c  = gemm_mat<Scalar>(C, "C");
-  // Level 0 on a GPU; host backends (Kokkos 3.4 Serial: 32 KB of level 0) may use level 1 for large blockings.
   const GemmGrid grid(ceil_div(N, Blk::BN), ceil_div(M, Blk::BM));
   const int lg = grid.lg, nbx = ceil_div(N, Blk::BN);
   const GemmSplitK<Scalar> spk = sp;
-  const auto p = LaunchParams(Dim3(grid.gx, grid.gy, Split ? sp.plan.splits : 1), Dim3(NT))
-                     .uses<ATiles, BTiles>()
-                     .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
-  launch<LaunchBounds<NT, Blk::min_blocks, gemm_simt_kokkos_driver>, kernel_fallback<ExecSpace>>(exec, "scratchkit::gemm_register_blocked", p,
+  const LaunchParams p = gemm_rb_params<Blk, ExecSpace, ATiles, BTiles>(grid, Split ? sp.plan.splits : 1);
+  launch<KokkosDriverBounds<NT, Blk::min_blocks, KokkosDriver>, kernel_fallback<ExecSpace>>(exec, "scratchkit::gemm_register_blocked", p,
                                             KOKKOS_LAMBDA(const B_t& blk) {
     ATiles As(blk);
     BTiles Bs(blk);
@@ -282,9 +295,9 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
     blk.threads([&](const Thread& t) {
       const int rank = gemm_thread_rank<NT>(t.rank);
       Frag& f        = acc(t);
-      SCRATCHKIT_GEMM_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < TM; ++i) {
-        SCRATCHKIT_GEMM_UNROLL
+        SCRATCHKIT_UNROLL
         for (int j = 0; j < TN; ++j) f.c[i][j] = Scalar(0);
       }
       Pack ra[Sh::LA], rb[Sh::LB];
@@ -321,11 +334,11 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
       const Frag& f = acc(t);
       int m0, n0;
       gemm_simt_place<Blk, Scalar>(gemm_thread_rank<NT>(t.rank), m0, n0);
-      SCRATCHKIT_GEMM_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < TM; ++i) {
         const int r = row0 + m0 + (i / VW) * Blk::LY * VW + i % VW;
         if (r >= M) continue;
-        SCRATCHKIT_GEMM_UNROLL
+        SCRATCHKIT_UNROLL
         for (int j = 0; j < TN; ++j) {
           const int cc = col0 + n0 + (j / VW) * Blk::LX * VW + j % VW;
           if (cc < N) {
@@ -370,15 +383,12 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
   const auto a = gemm_mat<const double>(A, "A");
   const auto b_ = gemm_mat<const double>(B, "B");
   const auto c  = gemm_mat<double>(C, "C");
-  // Level 0 on a GPU (Blk::smem_bytes: up to the opt-in maximum on the CUDA block driver, ~40 KB on Kokkos'
-  // own driver; gemm_register_blocked_default checks before choosing); host backends (Kokkos 3.4 Serial:
-  // 32 KB of level 0) may use level 1.
+  // Blk::smem_bytes of level 0: up to the opt-in maximum on the CUDA block driver, ~40 KB on Kokkos' own
+  // driver (gemm_register_blocked_default checks before choosing).
   const GemmGrid grid(ceil_div(N, Blk::BN), ceil_div(M, Blk::BM));
   const int lg = grid.lg, nbx = ceil_div(N, Blk::BN);
   const GemmSplitK<double> spk = sp;
-  const auto p = LaunchParams(Dim3(grid.gx, grid.gy, Split ? sp.plan.splits : 1), Dim3(NT))
-                     .uses<ATiles, BTiles>()
-                     .fallback(is_gpu_space<ExecSpace>::value ? ScratchFallback::none : ScratchFallback::level1);
+  const LaunchParams p = gemm_rb_params<Blk, ExecSpace, ATiles, BTiles>(grid, Split ? sp.plan.splits : 1);
   launch<LaunchBounds<NT, Blk::min_blocks>, kernel_fallback<ExecSpace>>(exec, "scratchkit::gemm_register_blocked", p,
                                             KOKKOS_LAMBDA(const B_t& blk) {
     ATiles As(blk);
@@ -396,15 +406,15 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
     blk.threads([&](const Thread& t) {
       lane(t) = GemmMmaLane<Blk>(t.rank);
       Frag& f = acc(t);
-      SCRATCHKIT_GEMM_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < Blk::MT; ++i) {
-        SCRATCHKIT_GEMM_UNROLL
+        SCRATCHKIT_UNROLL
         for (int j = 0; j < Blk::NT; ++j) {
-          SCRATCHKIT_GEMM_UNROLL
+          SCRATCHKIT_UNROLL
           for (int e = 0; e < 4; ++e) f.c[i][j][e] = 0.0;
         }
       }
-      SCRATCHKIT_GEMM_UNROLL
+      SCRATCHKIT_UNROLL
       for (int s = 0; s < S - 1; ++s) {
         if (s < nk)
           gemm_mma_issue<Blk>(a, b_, M, N, K, row0, col0, (k0 + s) * BK, t.rank, a_vec, b_vec, as + s * SA, bs + s * SB);
@@ -437,11 +447,11 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
       const int warp = t.rank / 32, ln = t.rank % 32;
       const int m0 = row0 + (warp / Blk::WX) * Blk::WM + ln / 4;
       const int n0 = col0 + (warp % Blk::WX) * Blk::WN + 2 * (ln % 4);
-      SCRATCHKIT_GEMM_UNROLL
+      SCRATCHKIT_UNROLL
       for (int i = 0; i < Blk::MT; ++i) {
-        SCRATCHKIT_GEMM_UNROLL
+        SCRATCHKIT_UNROLL
         for (int j = 0; j < Blk::NT; ++j) {
-          SCRATCHKIT_GEMM_UNROLL
+          SCRATCHKIT_UNROLL
           for (int e = 0; e < 4; ++e) {
             const int r = m0 + i * 16 + 8 * (e / 2), cc = n0 + j * 8 + e % 2;
             if (r < M && cc < N) {
@@ -632,12 +642,13 @@ void gemm_register_blocked_few(const ExecSpace& exec, typename CV::non_const_val
 /// GemmDefaultBlocking<double>::type (36 KB, within Kokkos' own level 0) from
 /// there (gemm_mma_layer_pick). The native twin picks the same way, so the
 /// twins run the same blocking and give the same bits. Host backends run the
-/// type's default blocking at every size.
+/// host policy's blocking (tuning::GemmHost) at every size.
 template <class ExecSpace, class AV, class BV, class CV>
 void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
                                    const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using D      = GemmDefaultBlocking<Scalar>;
+  using Type   = typename tuning::GemmPolicy<tuning::arch_key<is_gpu_space<ExecSpace>::value>, Scalar>::type;
   if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
     switch (gemm_mma_layer_pick(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)))) {
       case GemmMmaPick::tiny: gemm_register_blocked<typename D::tiny_type>(exec, alpha, A, B, beta, C); return;  // never split
@@ -652,7 +663,7 @@ void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const
       return;
     }
   }
-  gemm_register_blocked<typename D::type>(exec, alpha, A, B, beta, C);
+  gemm_register_blocked<Type>(exec, alpha, A, B, beta, C);
 }
 
 /// True when GemmVariant::register_blocked of Scalar on ExecSpace runs on the FP64

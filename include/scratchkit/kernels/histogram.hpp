@@ -5,7 +5,7 @@
 /// both twins) walking the values grid-stride, each thread issuing
 /// detail::histogram_loads independent 16-byte loads per step (8 float or
 /// int32 values, 4 doubles); shared_atomic launches the shape of a
-/// detail::HistogramBlocking (native/histogram.hpp): HistogramDefaultBlocking
+/// detail::HistogramBlocking (detail/histogram/plan.hpp): HistogramDefaultBlocking
 /// up to detail::histogram_small_bins (1024) bins, HistogramLargeBlocking
 /// above (threads, loads per step, launch bound and blocks per SM,
 /// sub-histograms, load hint, grid-stride or one contiguous share per block;
@@ -41,13 +41,13 @@
 #pragma once
 
 #include <scratchkit/detail/eti.hpp>
+#include <scratchkit/detail/histogram/plan.hpp>
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
-#include <scratchkit/native/histogram.hpp>
 
 #include <climits>
 #include <cstdint>

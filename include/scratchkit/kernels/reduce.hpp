@@ -7,7 +7,7 @@
 ///   512 elements (two loads a thread) through a tree in dynamic shared
 ///   memory; passes repeat over the per-block partials until one is left.
 /// - ReduceVariant::grid_stride_atomic and ReduceVariant::warp_shuffle: the
-///   shape of ReduceDefaultBlocking (native/reduce.hpp: threads, loads,
+///   shape of ReduceDefaultBlocking (tuning/reduce.hpp: threads, loads,
 ///   launch bound, load hint; 256 threads, 4 loads, <256, 8>, __ldg). A grid
 ///   that fills the device once (SMs x blocks resident per SM, at most the
 ///   blocking's launch bound, from a device query cached per device: 1056
@@ -26,13 +26,14 @@
 #pragma once
 
 #include <scratchkit/detail/eti.hpp>
+#include <scratchkit/detail/macros.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
+#include <scratchkit/detail/reduce/stream.hpp>
 #include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
-#include <scratchkit/native/reduce.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/shared_array.hpp>
 #include <scratchkit/warp.hpp>
@@ -95,16 +96,16 @@ void with_reducer(ReduceOp op, const F& f) {
 
 /// The launch bounds of the tree kernel (native twin: __launch_bounds__(256, 8));
 /// on Kokkos' generic driver a team may run several tree blocks (TeamLoop).
-using ReduceBounds = LaunchBounds<reduce_block, reduce_min_blocks, false, true>;
+using ReduceBounds = TeamLoopBounds<reduce_block, reduce_min_blocks>;
 
 /// Tree blocks one Kokkos team runs on Kokkos' generic driver (strided order):
 /// a tree block is two loads and eight barriers a thread, ~5*10^5 blocks at
 /// 2^28, and the generic driver's per-team start is several percent of that.
-/// 8 is the best over the four types (docs/performance.md, "Several blocks per
+/// The policy's value is the best over the four types (docs/performance.md, "Several blocks per
 /// team"). A measurement override replaces it.
 inline int reduce_tree_blocks_per_team() {
   const int forced = measurement_knobs().reduce_tree_blocks_per_team;
-  return forced > 0 ? forced : 8;
+  return forced > 0 ? forced : ReducePolicy::tree_blocks_per_team;
 }
 /// The launch bounds of the grid-stride kernels of blocking Bk (native: the same).
 template <class Bk>
@@ -195,7 +196,7 @@ KOKKOS_FORCEINLINE_FUNCTION typename Src::value_type reduce_thread(const Src& sr
   using T         = typename Src::value_type;
   constexpr int V = Src::width;
   T acc[V];
-  SCRATCHKIT_STREAM_UNROLL
+  SCRATCHKIT_UNROLL
   for (int j = 0; j < V; ++j) acc[j] = R::identity();
   reduce_stream<Bk>(src, n, head, block, rank, grid, [&](int j, T x) { acc[j] = R::apply(acc[j], x); });
   if constexpr (V == 4) {

@@ -2,6 +2,7 @@
 /// 1-D stencil of radius R on the layer (native twin: src/cuda/stencil_1d.cu).
 #pragma once
 
+#include <scratchkit/detail/macros.hpp>
 #include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/load16.hpp>
@@ -9,32 +10,25 @@
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
-#include <scratchkit/native/stencil_1d.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
+#include <scratchkit/tuning/stencil_1d.hpp>
 
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
 #include <type_traits>
 
-// Full unrolling of the compile-time-bounded loops over a vector's lanes, so
-// that the lane arrays stay in registers (nvcc unrolls them anyway; this says so).
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define SCRATCHKIT_STENCIL1D_UNROLL _Pragma("unroll")
-#else
-#define SCRATCHKIT_STENCIL1D_UNROLL
-#endif
-
 namespace scratchkit {
 namespace detail {
 
+/// The 1-D stencil policy of this build's GPU (both twins).
+using Stencil1DPolicy = tuning::Stencil1DPolicy<tuning::cuda_arch>;
 /// Threads per block of both variants.
-constexpr int stencil1d_block = 256;
-/// Launch bounds: 8 blocks of 256 threads per SM (32 registers), the full
-/// occupancy a streaming kernel wants; without it the compiler may use more
-/// registers (the weight loop unrolls) and fit fewer blocks.
-constexpr int stencil1d_min_blocks = 8;
+constexpr int stencil1d_block = Stencil1DPolicy::threads;
+/// Launch bounds: without them the compiler may use more registers (the weight
+/// loop unrolls) and fit fewer blocks.
+constexpr int stencil1d_min_blocks = Stencil1DPolicy::min_blocks;
 
 /// Blocks one Kokkos team runs on Kokkos' generic driver (LaunchBounds'
 /// TeamLoop, strided order), per variant and type: a 1-D stencil block is ~100
@@ -47,10 +41,11 @@ template <class T>
 int stencil1d_blocks_per_team(bool vectorized) {
   const int forced = measurement_knobs().stencil1d_blocks_per_team;
   if (forced > 0) return forced;
-  if (vectorized) return 4;
-  return sizeof(T) == 4 ? 8 : 4;
+  if (vectorized) return Stencil1DPolicy::vectorized_blocks_per_team;
+  return sizeof(T) == 4 ? Stencil1DPolicy::halo_tile_float_blocks_per_team
+                        : Stencil1DPolicy::halo_tile_double_blocks_per_team;
 }
-using Stencil1DBounds = LaunchBounds<stencil1d_block, stencil1d_min_blocks, false, true>;
+using Stencil1DBounds = TeamLoopBounds<stencil1d_block, stencil1d_min_blocks>;
 
 /// p, a 16-byte aligned pointer into level-0 scratch, rebuilt on CUDA as the
 /// start of the dynamic shared window plus its 32-bit offset with the low four
@@ -204,7 +199,7 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
         if (vec_in && g >= 0 && g + V <= n) {
           q = stencil1d_load_vec(reinterpret_cast<const T*>(in.data()) + g);
         } else {
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int e = 0; e < V; ++e) q.v[e] = (g + e >= 0 && g + e < n) ? T(read_only(in, g + e)) : T(0);
         }
         tv[k] = q;
@@ -222,33 +217,33 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
       const int i0 = blk * VB + V * t.rank;
       if (i0 < n) {
         T acc[V], x[2 * V];
-        SCRATCHKIT_STENCIL1D_UNROLL
+        SCRATCHKIT_UNROLL
         for (int v = 0; v < V; ++v) acc[v] = T(0);
         Vec q = tv[t.rank];
-        SCRATCHKIT_STENCIL1D_UNROLL
+        SCRATCHKIT_UNROLL
         for (int e = 0; e < V; ++e) x[e] = q.v[e];
         for (int c = 0; c <= cend; ++c) {
           q = tv[t.rank + c + 1];
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int e = 0; e < V; ++e) x[V + e] = q.v[e];
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int r = 0; r < V; ++r) {
             const int j = c * V + r - off;  // x[r + v] is tile[V*t + off + v + j]
             if (j >= 0 && j <= 2 * R) {
               const T wj = wsp[j];
-              SCRATCHKIT_STENCIL1D_UNROLL
+              SCRATCHKIT_UNROLL
               for (int v = 0; v < V; ++v) acc[v] += wj * x[r + v];
             }
           }
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int e = 0; e < V; ++e) x[e] = x[V + e];
         }
         if (vec_out && i0 + V <= n) {
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int v = 0; v < V; ++v) q.v[v] = acc[v];
           reinterpret_cast<Vec*>(out.data())[i0 / V] = q;
         } else {
-          SCRATCHKIT_STENCIL1D_UNROLL
+          SCRATCHKIT_UNROLL
           for (int v = 0; v < V; ++v)
             if (i0 + v < n) out(i0 + v) = acc[v];
         }
@@ -367,4 +362,3 @@ SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_STENCIL_1D_SPACE)
 #undef SCRATCHKIT_ETI_STENCIL_1D_EXTERN
 #endif
 
-#undef SCRATCHKIT_STENCIL1D_UNROLL

@@ -2,28 +2,22 @@
 /// 3-D 7-point stencil (one Jacobi/heat step) on the layer (native twin: src/cuda/stencil_3d.cu).
 #pragma once
 
+#include <scratchkit/detail/macros.hpp>
 #include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
+#include <scratchkit/detail/stencil_3d/z_streaming.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
-#include <scratchkit/native/stencil_3d.hpp>
 #include <scratchkit/padded_tile.hpp>
 #include <scratchkit/per_thread.hpp>
+#include <scratchkit/tuning/stencil_3d.hpp>
 
 #include <algorithm>
 #include <climits>
 #include <sstream>
 #include <type_traits>
-
-// Full unrolling of the loops over a thread's outputs, so that its register
-// arrays stay in registers (indices must be compile-time constants).
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define SCRATCHKIT_STENCIL3D_UNROLL _Pragma("unroll")
-#else
-#define SCRATCHKIT_STENCIL3D_UNROLL
-#endif
 
 namespace scratchkit {
 namespace detail {
@@ -31,13 +25,13 @@ namespace detail {
 /// Block shape (x, y) of both variants: a warp spans one row of 32 x values.
 constexpr int stencil3d_bx = 32;
 constexpr int stencil3d_by = 8;
-/// Launch bounds of tile_2d_halo: 8 blocks of 256 threads per SM (32 registers).
-constexpr int stencil3d_tile_min_blocks = 8;
+/// Launch bounds of tile_2d_halo (the policy's blocks per SM).
+constexpr int stencil3d_tile_min_blocks = Stencil3DPolicy::tile_min_blocks;
 /// The 3-D kernels launch through Kokkos' generic TeamPolicy driver on CUDA,
 /// not the layer's block driver (detail/cuda_block_launch.hpp): under the
 /// block driver ptxas recomputes their plane loops' invariants in the loop,
 /// which is slower (docs/performance.md, "3-D stencil").
-constexpr bool stencil3d_kokkos_driver = true;
+constexpr bool stencil3d_kokkos_driver = Stencil3DPolicy::kokkos_driver;
 /// Consecutive planes one tile_2d_halo block does (native twin: TILE_ZB).
 constexpr int stencil3d_tile_zb = 8;
 /// CUDA's limit on gridDim.y; more z planes (chunks) are looped over.
@@ -87,7 +81,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx, nby, gz), Dim3(BX, BY)).uses<Tile>();
-  launch<LaunchBounds<BX * BY, stencil3d_tile_min_blocks, stencil3d_kokkos_driver>, ScratchFallback::none>(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch<KokkosDriverBounds<BX * BY, stencil3d_tile_min_blocks, stencil3d_kokkos_driver>, ScratchFallback::none>(exec, "scratchkit::stencil_3d_tile_2d_halo", p, KOKKOS_LAMBDA(const B_t& b) {
     const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
     Tile tile(b);
     PerThread<T, B_t, BX * BY> zm(b), zp(b);  // z neighbours, loaded before the barrier
@@ -152,7 +146,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
 }
 
 // z_streaming, shape Sh (Stencil3DZsShape; Stencil3DZsDefault<T> in
-// native/stencil_3d.hpp gives the tuned one per type): a block of 32 x BY threads owns a
+// tuning/stencil_3d.hpp gives the tuned one per type): a block of 32 x BY threads owns a
 // TX x TY (x, y) tile of a chunk of ZC planes. Thread (tx, ty) computes the
 // outputs at (y0 + ty + BY*ry, x0 + tx + 32*rx): every warp load or store is
 // one 128-byte row segment. Three shared buffers hold planes z-1, z (with a
@@ -172,7 +166,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
 template <class T, class Sh>
 using Stencil3DStreamTiles = PaddedTile<T, 3 * (Sh::TY + 2), Sh::TX + 2, 0>;
 
-// Halo cells: detail::stencil3d_stream_halo (native/stencil_3d.hpp, shared with the native twin).
+// Halo cells: detail::stencil3d_stream_halo (detail/stencil_3d/z_streaming.hpp, shared with the native twin).
 
 /// One z_streaming thread's state along z (registers on a GPU): planes z,
 /// z+1, z+2 of each output and of its halo cells (the planes not in shared
@@ -234,7 +228,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
             Regs& r     = regs(t);
             r.src       = ip + iat(zb, y, x);
             r.dst       = op + oat(zb, y, x);
-            SCRATCHKIT_STENCIL3D_UNROLL
+            SCRATCHKIT_UNROLL
             for (int k = 0; k < N; ++k) {
               r.c[k] = r.p[k] = r.q[k] = T(0);
               if (y + BY * (k / RX) < ny && static_cast<unsigned>(x + 32 * (k % RX)) < static_cast<unsigned>(nx)) {
@@ -245,7 +239,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
                 if (zb + 1 < nz) r.p[k] = load_read_only(s + iat.sz);
               }
             }
-            SCRATCHKIT_STENCIL3D_UNROLL
+            SCRATCHKIT_UNROLL
             for (int j = 0; j < NH; ++j) {
               const Stencil3DStreamHalo h = stencil3d_stream_halo<Sh>(t.rank + j * NT, x0, y0, ny, nx);
               r.hsrc[j]                   = h.v ? ip + iat(zb, h.gy, h.gx) : ip;
@@ -266,11 +260,11 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
               const int tx = t.rank % BX, ty = t.rank / BX;
               const int x = x0 + tx, y = y0 + ty;
               Regs& r     = regs(t);
-              SCRATCHKIT_STENCIL3D_UNROLL
+              SCRATCHKIT_UNROLL
               for (int k = 0; k < N; ++k)
                 if (y + BY * (k / RX) < ny && static_cast<unsigned>(x + 32 * (k % RX)) < static_cast<unsigned>(nx))
                   tile(bo + ty + BY * (k / RX) + 1, tx + 32 * (k % RX) + 1) = r.c[k];
-              SCRATCHKIT_STENCIL3D_UNROLL
+              SCRATCHKIT_UNROLL
               for (int j = 0; j < NH; ++j) {
                 const Stencil3DStreamHalo h = stencil3d_stream_halo<Sh>(t.rank + j * NT, x0, y0, ny, nx);
                 if (h.v) tile(bo + h.r, h.c) = r.h0[j];
@@ -278,13 +272,13 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
               // Prefetch plane z+2: the centre values (z+1 at the next plane)
               // and the halo cells (needed two planes on).
               if (z + 2 < zq) {
-                SCRATCHKIT_STENCIL3D_UNROLL
+                SCRATCHKIT_UNROLL
                 for (int k = 0; k < N; ++k)
                   if (y + BY * (k / RX) < ny && static_cast<unsigned>(x + 32 * (k % RX)) < static_cast<unsigned>(nx))
                     r.q[k] = load_read_only(r.src + 2 * iat.sz + iat(0, BY * (k / RX), 32 * (k % RX)));
               }
               if (z + 2 < ze) {
-                SCRATCHKIT_STENCIL3D_UNROLL
+                SCRATCHKIT_UNROLL
                 for (int j = 0; j < NH; ++j)
                   if (stencil3d_stream_halo<Sh>(t.rank + j * NT, x0, y0, ny, nx).v)
                     r.h2[j] = load_read_only(r.hsrc[j] + 2 * iat.sz);
@@ -296,7 +290,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
               const int y = y0 + ty, x = x0 + tx;  // output 0
               Regs& r        = regs(t);
               const bool zin = z > 0 && z < nz - 1;
-              SCRATCHKIT_STENCIL3D_UNROLL
+              SCRATCHKIT_UNROLL
               for (int k = 0; k < N; ++k) {
                 const int yk = y + BY * (k / RX), xk = x + 32 * (k % RX);
                 const int i = bo + ty + BY * (k / RX) + 1, j = tx + 32 * (k % RX) + 1;  // tile cell
@@ -316,7 +310,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
                 r.c[k] = r.p[k];
                 r.p[k] = r.q[k];
               }
-              SCRATCHKIT_STENCIL3D_UNROLL
+              SCRATCHKIT_UNROLL
               for (int j = 0; j < NH; ++j) {
                 r.h0[j] = r.h1[j];
                 r.h1[j] = r.h2[j];
@@ -400,7 +394,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
           const bool down = stencil3d_zalt_down<Sh>(ch);  // Sh::zalt: odd chunks walk down
           b.threads([&](const Thread& t) {
             Regs& r = regs(t);
-            SCRATCHKIT_STENCIL3D_UNROLL
+            SCRATCHKIT_UNROLL
             for (int d = 0; d <= D; ++d) {
               const int pz = down ? ze - d : zb - 1 + d;
               if ((down ? pz >= zf : pz >= 0) && pz <= zl) stencil3d_ring_load(r.cells, ring + d * PL, ip + iat(pz, 0, 0));
@@ -426,7 +420,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
               const bool zin = z > 0 && z < nz - 1;
               // Plain ifs on constants: nvcc's extended lambdas cannot first-capture inside if constexpr.
               if (Sh::vec == 2) {
-                SCRATCHKIT_STENCIL3D_UNROLL
+                SCRATCHKIT_UNROLL
                 for (int k = 0; k < N; k += W) {
                   const int dx = Sh::template col<T>(k % RX, tx) - c0x;  // a constant
                   const int i  = (ty + BY * (k / RX) + 1) * P + LO + c0x + dx;
@@ -436,13 +430,13 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
                   if (V16) {
                     if (r.mask >> k & 1u) stencil3d_st16(d, v);
                   } else {
-                    SCRATCHKIT_STENCIL3D_UNROLL
+                    SCRATCHKIT_UNROLL
                     for (int e = 0; e < W; ++e)
                       if (r.mask >> (k + e) & 1u) d[UnitX ? e : e * oat.sx] = v[e];
                   }
                 }
               } else {
-                SCRATCHKIT_STENCIL3D_UNROLL
+                SCRATCHKIT_UNROLL
                 for (int k = 0; k < N; ++k) {
                   const int dx        = Sh::template col<T>(k % RX, tx) - c0x;
                   const int i         = (ty + BY * (k / RX) + 1) * P + LO + c0x + dx;  // tile cell
@@ -676,4 +670,3 @@ SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_STENCIL_3D_SPACE)
 #undef SCRATCHKIT_ETI_STENCIL_3D_EXTERN
 #endif
 
-#undef SCRATCHKIT_STENCIL3D_UNROLL

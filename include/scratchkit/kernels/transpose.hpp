@@ -6,9 +6,9 @@
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
+#include <scratchkit/detail/transpose/blocking.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
-#include <scratchkit/native/transpose.hpp>
 #include <scratchkit/padded_tile.hpp>
 #include <scratchkit/shared_array.hpp>
 
@@ -122,7 +122,7 @@ int transpose_view_shift(const View& v, int tile) {
   return transpose_tile_shift(v.data(), v.stride(0) * sizeof(Scalar), sizeof(Scalar), tile);
 }
 
-/// tiled_padded with blocking Bk (TransposeBlocking, native/transpose.hpp): an
+/// tiled_padded with blocking Bk (TransposeBlocking, detail/transpose/blocking.hpp): an
 /// ER x EC tile through an ER x (EC + 1) PaddedTile, 32 x BR threads, tiles in
 /// groups of G tile rows (transpose_tile_of), the tile grid shifted so that the tile
 /// rows read and written start on 256-byte boundaries (transpose_tile_shift), as

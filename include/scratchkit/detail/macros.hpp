@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/// Portable forced inlining, for the headers the layer and the native CUDA twins share (no Kokkos here).
+/// The macros the layer and the native CUDA twins share (no Kokkos here).
 #pragma once
+
+/// SCRATCHKIT_HOST_DEVICE: a function both the host and a GPU may call, under
+/// nvcc and hipcc; nothing for host compilers.
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SCRATCHKIT_HOST_DEVICE __host__ __device__
+#else
+#define SCRATCHKIT_HOST_DEVICE
+#endif
 
 /// SCRATCHKIT_FORCEINLINE: CUDA's `__forceinline__` under nvcc; hipcc defines
 /// that keyword only in <hip/hip_runtime.h>, which these headers do not
@@ -19,4 +27,13 @@
 #define SCRATCHKIT_HD_FORCEINLINE __host__ __device__ SCRATCHKIT_FORCEINLINE
 #else
 #define SCRATCHKIT_HD_FORCEINLINE inline
+#endif
+
+/// SCRATCHKIT_UNROLL: full unrolling of a fixed-trip loop on GPU compilers, so
+/// that the arrays it indexes stay in registers (no local memory); nothing for
+/// host compilers.
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SCRATCHKIT_UNROLL _Pragma("unroll")
+#else
+#define SCRATCHKIT_UNROLL
 #endif

@@ -63,7 +63,7 @@ void stencil_3d_7pt(const ExecSpace& exec, const InView& in, const OutView& out,
   Kokkos::parallel_for(
       "scratchkit::bench::plain_stencil_3d_7pt", Pol(exec, {0, 0}, {nz, ny}), KOKKOS_LAMBDA(int z, int y) {
         const auto at = [&](const auto& a, int zz, int yy, int xx) -> decltype(auto) {
-          if constexpr (right)
+          if (right_v<OutView>)  // not if constexpr: nvcc refuses an extended lambda whose first capture is in one
             return a(zz, yy, xx);
           else
             return a(xx, yy, zz);
@@ -126,7 +126,7 @@ void gemm(const ExecSpace& exec, typename CV::non_const_value_type alpha, const 
   Kokkos::parallel_for(
       "scratchkit::bench::plain_gemm", Kokkos::RangePolicy<ExecSpace>(exec, 0, right ? M : N),
       KOKKOS_LAMBDA(int o) {
-        if constexpr (right) {
+        if (right_v<CV>) {  // not if constexpr: nvcc refuses an extended lambda whose first capture is in one
           const int i = o;
           for (int j = 0; j < N; ++j) C(i, j) = beta == T(0) ? T(0) : beta * C(i, j);
           for (int k = 0; k < K; ++k) {

@@ -110,7 +110,7 @@ void histogram(const ExecSpace& exec, const ValuesView& values, double lo, doubl
       "scratchkit::bench::plain_histogram", Kokkos::RangePolicy<ExecSpace>(exec, 0, values.extent(0)),
       KOKKOS_LAMBDA(std::size_t i) {
         const int k = detail::histogram_bin<C>(static_cast<C>(values(i)), l, h, scale, nb);
-        if (k >= 0) Kokkos::atomic_inc(&counts(k));
+        if (k >= 0) Kokkos::atomic_add(&counts(k), typename CountsView::value_type(1));  // atomic_inc is not in Kokkos 3.4
       });
 }
 

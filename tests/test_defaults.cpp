@@ -49,7 +49,7 @@ bool same_bits(const V& a, const V& b) {
 
 template <class V>
 V random_view(const char* label, std::size_t n, std::uint64_t seed) {
-  V v(label, n);
+  V v(std::string(label), n);  // Kokkos 3.4 takes no const char* label
   auto h = Kokkos::create_mirror_view(v);
   test::fill_random(h, seed);
   Kokkos::deep_copy(v, h);

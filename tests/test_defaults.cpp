@@ -40,14 +40,6 @@ static_assert(std::is_same<detail::variant_policy_t<Kokkos::DefaultHostExecution
               "host spaces take the host policy");
 
 template <class V>
-bool same_bits(const V& a, const V& b) {
-  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-  return ha.span() == hb.span() &&
-         std::memcmp(ha.data(), hb.data(), ha.span() * sizeof(typename V::value_type)) == 0;
-}
-
-template <class V>
 V random_view(const char* label, std::size_t n, std::uint64_t seed) {
   V v(std::string(label), n);  // Kokkos 3.4 takes no const char* label
   auto h = Kokkos::create_mirror_view(v);
@@ -69,7 +61,7 @@ TEST_CASE("variant-less calls run the default variant of the space", "[defaults]
     stencil_1d(exec, x, w, a);
     stencil_1d(exec, default_variant<Stencil1DVariant, float>(exec), x, w, b);
     exec.fence();
-    CHECK(same_bits(a, b));
+    CHECK(test::same_bits(a, b));
   }
   SECTION("reduce") {
     const auto xi = random_view<Kokkos::View<std::int32_t*, Mem>>("xi", n, 13);
@@ -81,7 +73,7 @@ TEST_CASE("variant-less calls run the default variant of the space", "[defaults]
       histogram(exec, x, -1.0, 1.0, a);
       histogram(exec, default_variant<HistogramVariant, float>(exec, bins), x, -1.0, 1.0, b);
       exec.fence();
-      CHECK(same_bits(a, b));
+      CHECK(test::same_bits(a, b));
     }
   }
   SECTION("transpose, gemm, stencil_3d_7pt") {
@@ -94,11 +86,11 @@ TEST_CASE("variant-less calls run the default variant of the space", "[defaults]
     transpose(exec, A, C1);
     transpose(exec, default_variant<TransposeVariant, double>(exec), A, C2);
     exec.fence();
-    CHECK(same_bits(C1, C2));
+    CHECK(test::same_bits(C1, C2));
     gemm(exec, 1.0, A, B, 0.0, C1);
     gemm(exec, default_variant<GemmVariant, double>(exec), 1.0, A, B, 0.0, C2);
     exec.fence();
-    CHECK(same_bits(C1, C2));
+    CHECK(test::same_bits(C1, C2));
     Kokkos::View<float***, Mem> u("u", 19, 18, 17), o1("o1", 19, 18, 17), o2("o2", 19, 18, 17);
     auto hu = Kokkos::create_mirror_view(u);
     test::fill_random(hu, 15);
@@ -106,6 +98,6 @@ TEST_CASE("variant-less calls run the default variant of the space", "[defaults]
     stencil_3d_7pt(exec, u, o1, 0.4f, 0.1f);
     stencil_3d_7pt(exec, default_variant<Stencil3DVariant, float>(exec), u, o2, 0.4f, 0.1f);
     exec.fence();
-    CHECK(same_bits(o1, o2));
+    CHECK(test::same_bits(o1, o2));
   }
 }

@@ -20,7 +20,6 @@ namespace perf {
 ///   SCRATCHKIT_TILE_BLOCKS_PER_TEAM=k (k >= 0)    tile kernels' blocks per team (0: no team loop)
 ///   SCRATCHKIT_HOST_TEAM_SIZE=k (k >= 1)          host backends: team members per block
 ///   SCRATCHKIT_CUDA_TEAM_SPACE=0                 block driver without Kokkos' team-collective space
-///   SCRATCHKIT_STENCIL3D_Z_CHUNK=p (p >= 0)       3-D z_streaming planes per z chunk (0: the shape's own)
 inline void set_measurement_knobs_from_environment() {
   const auto is = [](const char* name, const char* value) {
     const char* v = std::getenv(name);
@@ -40,7 +39,6 @@ inline void set_measurement_knobs_from_environment() {
   k.tile_blocks_per_team        = at_least("SCRATCHKIT_TILE_BLOCKS_PER_TEAM", 0);
   k.host_team_size              = at_least("SCRATCHKIT_HOST_TEAM_SIZE", 1) > 0 ? at_least("SCRATCHKIT_HOST_TEAM_SIZE", 1) : 0;
   k.cuda_drop_team_space        = is("SCRATCHKIT_CUDA_TEAM_SPACE", "0");
-  k.stencil3d_z_chunk           = at_least("SCRATCHKIT_STENCIL3D_Z_CHUNK", 0);
 }
 
 }  // namespace perf

@@ -11,7 +11,6 @@
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
 
-#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -65,17 +64,6 @@ bool check_zs_shape(int nz, int ny, int nx, bool strided, int xs = -1) {
   return v16;
 }
 
-/// Sets the z chunk measurement knob (detail::MeasurementKnobs::stencil3d_z_chunk) for a scope.
-struct ZChunkKnob {
-  int old;
-  explicit ZChunkKnob(int planes) : old(detail::measurement_knobs().stencil3d_z_chunk) {
-    detail::measurement_knobs().stencil3d_z_chunk = planes;
-  }
-  ~ZChunkKnob() { detail::measurement_knobs().stencil3d_z_chunk = old; }
-  ZChunkKnob(const ZChunkKnob&)            = delete;
-  ZChunkKnob& operator=(const ZChunkKnob&) = delete;
-};
-
 template <class Exec, class T, class Sh>
 void check_zs_shape_all() {
   int v16 = 0;  // cases on the 16-byte cells (vec shapes: both paths must run)
@@ -83,10 +71,7 @@ void check_zs_shape_all() {
     if (s[0] > 0 && s[1] > 0 && s[2] > 0) v16 += check_zs_shape<Exec, T, Sh>(s[0], s[1], s[2], false);
   for (const auto& s : {std::array<int, 3>{3, 3, 3}, {34, 17, 65}, {9, 20, 70}, {1, 1, 1}})
     check_zs_shape<Exec, T, Sh>(s[0], s[1], s[2], true);
-  {
-    const ZChunkKnob own(0);  // the shape's own chunks: three, a last one of 3 planes
-    check_zs_shape<Exec, T, Sh>(Sh::ZC * 2 + 3, 5, 35, false);
-  }
+  check_zs_shape<Exec, T, Sh>(Sh::ZC * 2 + 3, 5, 35, false);  // three chunks, a last one of 3 planes
   // Shifted tile grids (a first tile of 1, 31, 33, TX - 1 columns): every point
   // is still computed once, the same bits; nx around tile multiples and below one tile.
   // xs 4, 32, 64: multiples of 16 bytes, so the 16-byte cells stay usable.
@@ -140,69 +125,4 @@ TEMPLATE_LIST_TEST_CASE("3-D z_streaming shapes (register pipeline and cp.async 
       check_zs_shape_all<Exec, double, detail::Stencil3DZsWide<double>>();
   }
 #endif
-}
-
-TEST_CASE("3-D z_streaming: the z chunks fill the device's waves", "[stencil_3d]") {
-  using detail::stencil3d_zs_chunk;
-  // Unknown device (host backends): the shape's own chunk.
-  CHECK(stencil3d_zs_chunk(512, 256, 128, 0) == 128);
-  CHECK(stencil3d_zs_chunk(1, 256, 128, 792) == 128);
-  // 512^3 on 132 SMs x 6 blocks: the float default's 256 tiles in 3 chunks of 171 planes
-  // (768 blocks, one wave) instead of 4 of 128 (1024 blocks, 1.29 waves); the same for
-  // double's 512 tiles (1536 blocks, 1.94 waves, against 4096 in 5.17).
-  CHECK(stencil3d_zs_chunk(512, 256, 128, 792) == 171);
-  CHECK(stencil3d_zs_chunk(512, 512, 64, 792) == 171);
-  // Where the shape's chunks already fill whole waves, they stay.
-  CHECK(stencil3d_zs_chunk(512, 198, 128, 792) == 128);
-  // The chosen chunk is never worse than the shape's own by the measure it maximises, and lies
-  // within zc0 / 2 .. 4 zc0 (as chunk counts), covering nz.
-  const auto score = [](int nz, long long tiles, long long slots, int len) {
-    const long long chunks = (nz + len - 1) / len, blocks = tiles * chunks;
-    const long long waves  = (blocks + slots - 1) / slots;
-    const int planes       = std::min(len, nz);
-    return static_cast<double>(blocks) / static_cast<double>(waves * slots) * planes / (planes + 2.0);
-  };
-  for (const int nz : {2, 3, 17, 64, 100, 129, 255, 512, 1000, 4096})
-    for (const long long tiles : {1LL, 7LL, 64LL, 256LL, 1000LL, 4096LL})
-      for (const int zc0 : {5, 64, 128})
-        for (const long long slots : {1LL, 108LL, 792LL, 1056LL}) {
-          const int len = stencil3d_zs_chunk(nz, tiles, zc0, slots);
-          CAPTURE(nz, tiles, zc0, slots, len);
-          REQUIRE(len >= 1);
-          const int c0 = (nz + zc0 - 1) / zc0, c = (nz + len - 1) / len, lo = (c0 + 3) / 4;
-          if (len != zc0) {
-            CHECK(c <= std::min(2 * c0, nz));
-            CHECK(len <= (nz + lo - 1) / lo);
-          }
-          CHECK(score(nz, tiles, slots, len) >= score(nz, tiles, slots, zc0) - 1e-9);
-        }
-}
-
-TEMPLATE_LIST_TEST_CASE("3-D z_streaming: any z chunk length gives the same bits", "[stencil_3d][layer]",
-                        test::Spaces) {
-  using Exec = TestType;
-  using View = Kokkos::View<float***, Kokkos::LayoutRight, typename Exec::memory_space>;
-  using ViewD = Kokkos::View<double***, Kokkos::LayoutRight, typename Exec::memory_space>;
-  const int nz = 70, ny = 21, nx = 150;
-  const auto run = [&](auto in, auto out, const auto& c) {
-    Kokkos::deep_copy(out, test::poison<typename decltype(out)::value_type>());
-    stencil_3d_7pt(Exec(), Stencil3DVariant::z_streaming, in, out, c[0], c[1]);
-    Kokkos::fence();
-  };
-  const auto all = [&](auto in, auto ref, auto out, std::uint64_t seed) {
-    using T    = typename decltype(in)::value_type;
-    const auto c = coefficients<T>(seed);
-    auto hin   = Kokkos::create_mirror_view(in);
-    test::fill_random(hin, seed);
-    Kokkos::deep_copy(in, hin);
-    run(in, ref, c);  // the library's own chunks
-    for (const int planes : {0, 1, 2, 5, 37, 69, 70, 500}) {
-      const ZChunkKnob k(planes);
-      run(in, out, c);
-      CAPTURE(planes, sizeof(T), Exec::name());
-      CHECK(test::same_bits(out, ref));
-    }
-  };
-  all(View("in", nz, ny, nx), View("ref", nz, ny, nx), View("out", nz, ny, nx), 901);
-  all(ViewD("in", nz, ny, nx), ViewD("ref", nz, ny, nx), ViewD("out", nz, ny, nx), 902);
 }

@@ -28,7 +28,6 @@
 #include "stencil_3d_z_streaming.cuh"
 #define SCRATCHKIT_TUNE_NAME "stencil3d_tune"
 #include "tune_common.cuh"
-#include "../measurement.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -185,8 +184,6 @@ using RingA = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB, ST, 0, 1>;
 }  // namespace
 
 int main(int argc, char** argv) {
-  // SCRATCHKIT_STENCIL3D_Z_CHUNK=0: every shape with its own z chunk, not the one fitted to the waves.
-  scratchkit::perf::set_measurement_knobs_from_environment();
   std::vector<int> sizes;
   for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
   if (sizes.empty()) sizes = {512};

@@ -8,12 +8,10 @@
 /// (Sh::stages == 0) and the cp.async ring (Sh::stages >= 4).
 #pragma once
 
-#include <scratchkit/detail/measurement.hpp>
 #include <scratchkit/detail/stencil_3d/z_streaming.hpp>
 #include <scratchkit/native/stencil_3d.hpp>
 
 #include "check.cuh"
-#include "vector_load.cuh"
 
 #include <algorithm>
 #include <atomic>
@@ -28,7 +26,7 @@ namespace detail {
 using scratchkit::detail::stencil3d_stream_halo;
 using scratchkit::detail::Stencil3DStreamHalo;
 
-/// Block 32 x Sh::BY threads, tile Sh::TX x Sh::TY of a chunk of zc planes.
+/// Block 32 x Sh::BY threads, tile Sh::TX x Sh::TY of a chunk of Sh::ZC planes.
 /// Three shared buffers: planes z-1, z (with its halo) and the next one's
 /// slot; plane z+1 in registers, plane z+2 prefetched before the barrier of
 /// plane z; plane z goes to buffer (z - zb) % 3, last read at plane z-2, so one
@@ -37,8 +35,8 @@ using scratchkit::detail::Stencil3DStreamHalo;
 template <class S, class Sh>
 __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
     stencil_3d_z_streaming_kernel(const S* __restrict__ in, S* __restrict__ out, int nz, int ny, int nx, int nbx,
-                                  int nchunks, int zc, int xs, S c0, S c1) {
-  constexpr int BY = Sh::BY, RX = Sh::RX, TX = Sh::TX, TY = Sh::TY, N = Sh::N, NH = Sh::NH;
+                                  int nchunks, int xs, S c0, S c1) {
+  constexpr int BY = Sh::BY, RX = Sh::RX, TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N, NH = Sh::NH;
   constexpr int NT = Sh::threads;
   __shared__ S tile[3 * (TY + 2)][TX + 2];  // three plane buffers, one above the other
   const int tx = threadIdx.x, ty = threadIdx.y, rank = ty * 32 + tx;
@@ -49,7 +47,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
   };
   const int x = x0 + tx, y = y0 + ty;  // output 0; output k is BY*(k/RX) rows and 32*(k%RX) columns on
   for (int ch = blockIdx.y; ch < nchunks; ch += gridDim.y) {
-    const int zb = ch * zc, ze = zb + zc < nz ? zb + zc : nz;
+    const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
     const int zq = ze + 1 < nz ? ze + 1 : nz;  // planes below zq are loaded into q
     const S* src = in + at(zb, y, x);          // output 0 of plane z
     S* dst       = out + at(zb, y, x);
@@ -142,7 +140,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
 }
 
 /// Sh::stages > 0: the cp.async ring. Block 32 x Sh::BY threads, tile Sh::TX x
-/// Sh::TY of a chunk of zc planes; Sh::stages shared plane buffers, plane p
+/// Sh::TY of a chunk of Sh::ZC planes; Sh::stages shared plane buffers, plane p
 /// of the chunk in buffer (p - zb + 1) % stages. Planes zb-1 .. zb+D-1 (D =
 /// stages - 2) are requested first, one cp.async group each; at plane z a thread
 /// waits for its group of plane z+1, the barrier makes every thread's copies
@@ -154,8 +152,8 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
 template <class S, class Sh, bool V16>
 __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
     stencil_3d_z_ring_kernel(const S* __restrict__ in, S* __restrict__ out, int nz, int ny, int nx, int nbx,
-                             int nchunks, int zc, int xs, S c0, S c1) {
-  constexpr int BY = Sh::BY, RX = Sh::RX, TX = Sh::TX, TY = Sh::TY, N = Sh::N;
+                             int nchunks, int xs, S c0, S c1) {
+  constexpr int BY = Sh::BY, RX = Sh::RX, TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N;
   constexpr int ST = Sh::stages, D = ST - 2, P = Sh::template pitch<S>(), PL = Sh::template plane<S>();
   constexpr int LO = Sh::template lo<S>(), W = scratchkit::detail::vec16<S>::width;
   static_assert(Sh::vec < 2 || RX % W == 0, "vec 2: RX a multiple of 16 / sizeof(T)");
@@ -175,7 +173,7 @@ __global__ void __launch_bounds__(Sh::threads, Sh::template min_blocks<S>())
   const unsigned mask = scratchkit::detail::stencil3d_out_mask<Sh, S>(y, x0, tx, ny, nx);  // inside / interior, per output
   auto wrap = [](int b) { return b >= ST ? b - ST : b; };
   for (int ch = blockIdx.y; ch < nchunks; ch += gridDim.y) {
-    const int zb = ch * zc, ze = zb + zc < nz ? zb + zc : nz;
+    const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
     const int zl = ze < nz - 1 ? ze : nz - 1;  // the last plane loaded
     const int zf = zb > 0 ? zb - 1 : 0;        // the first plane loaded
     const bool down = scratchkit::detail::stencil3d_zalt_down<Sh>(ch);  // Sh::zalt: odd chunks walk down
@@ -277,17 +275,14 @@ void zs_opt_in(bool v16) {
 /// perf tuner also times xs = 0 on shifted data).
 template <class S, class Sh>
 void stencil_3d_z_streaming(const S* in, S* out, int nz, int ny, int nx, S c0, S c1, cudaStream_t stream, int xs) {
-  const DeviceFill f = device_fill();
-  const auto g       = scratchkit::detail::stencil3d_zs_grid_for<Sh>(
-      nz, ny, nx, xs, scratchkit::detail::stencil3d_zs_slots<Sh, S>(f.sms, f.threads_per_sm, f.shared_per_sm),
-      scratchkit::detail::measurement_knobs().stencil3d_z_chunk);
+  const auto g = scratchkit::detail::stencil3d_zs_grid<Sh>(nz, ny, nx, xs);
   const dim3 grid(static_cast<unsigned>(static_cast<long long>(g.nbx) * g.nby), static_cast<unsigned>(g.gy));
   const long long sz = static_cast<long long>(ny) * nx;
   const bool v16     = scratchkit::detail::stencil3d_ring_v16<Sh>(in, out, nx, sz, xs);
   const auto kernel  = v16 ? zs_kernel<S, Sh, true>() : zs_kernel<S, Sh, false>();
   const int smem     = zs_dynamic_smem<S, Sh>();
   if (smem > 48 * 1024) zs_opt_in<S, Sh>(v16);
-  kernel<<<grid, dim3(32, Sh::BY), static_cast<size_t>(smem), stream>>>(in, out, nz, ny, nx, g.nbx, g.nchunks, g.zc, xs,
+  kernel<<<grid, dim3(32, Sh::BY), static_cast<size_t>(smem), stream>>>(in, out, nz, ny, nx, g.nbx, g.nchunks, xs,
                                                                          c0, c1);
   SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_z_streaming");
 }

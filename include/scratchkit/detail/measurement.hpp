@@ -23,9 +23,6 @@ struct MeasurementKnobs {
   int host_team_size = 0;
   /// CUDA block driver: no Kokkos team-collective space before a block's scratch.
   bool cuda_drop_team_space = false;
-  /// 3-D z_streaming, both twins: planes per z chunk (> 0), the shape's fixed chunk (0),
-  /// otherwise the launch's own choice (detail::stencil3d_zs_chunk).
-  int stencil3d_z_chunk = -1;
 };
 
 /// The process's overrides (one object for the library and its callers).

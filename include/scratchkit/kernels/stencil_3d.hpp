@@ -7,9 +7,7 @@
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
-#include <scratchkit/detail/measurement.hpp>
 #include <scratchkit/detail/stencil_3d/z_streaming.hpp>
-#include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/kernels/variants.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/padded_tile.hpp>
@@ -149,7 +147,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
 
 // z_streaming, shape Sh (Stencil3DZsShape; Stencil3DZsDefault<T> in
 // tuning/stencil_3d.hpp gives the tuned one per type): a block of 32 x BY threads owns a
-// TX x TY (x, y) tile of a chunk of zc planes (stencil3d_zs_chunk). Thread (tx, ty) computes the
+// TX x TY (x, y) tile of a chunk of ZC planes. Thread (tx, ty) computes the
 // outputs at (y0 + ty + BY*ry, x0 + tx + 32*rx): every warp load or store is
 // one 128-byte row segment. Three shared buffers hold planes z-1, z (with a
 // one-cell x-y halo) and the next plane's slot; plane z+1 stays in registers
@@ -185,16 +183,6 @@ struct Stencil3DStreamRegs {
   T* dst;                 ///< output 0 of plane z in out
 };
 
-/// The z_streaming grid of shape Sh on exec's device: the z chunks fitted to the
-/// blocks the device holds at once (stencil3d_zs_chunk, as the native twin
-/// fits them; on host backends the shape's own chunk).
-template <class Sh, class T, class ExecSpace>
-Stencil3DZsGrid stencil3d_zs_layer_grid(const ExecSpace& exec, int nz, int ny, int nx, int xs) {
-  const DeviceFill f = device_fill(exec);
-  return stencil3d_zs_grid_for<Sh>(nz, ny, nx, xs, stencil3d_zs_slots<Sh, T>(f.sms, f.threads_per_sm, f.shared_per_sm),
-                                   measurement_knobs().stencil3d_z_chunk);
-}
-
 // Same operations in the same order as the native stencil_3d_z_streaming_kernel
 // (src/cuda/stencil_3d_z_streaming.cuh). SameIndex: in and out share their
 // strides (row-major, contiguous: the native case), so one offset serves both.
@@ -208,12 +196,12 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
   using Tile = Stencil3DStreamTiles<T, Sh>;
   using Regs = Stencil3DStreamRegs<T, Sh>;
   constexpr int BX = Sh::BX, BY = Sh::BY, RX = Sh::RX, NT = Sh::threads, NH = Sh::NH;
-  constexpr int TX = Sh::TX, TY = Sh::TY, N = Sh::N;
+  constexpr int TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N;
   static_assert(BX == 32, "z_streaming: a warp per tile row segment");
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
             nx = static_cast<int>(in.extent(2));
-  const auto grid = stencil3d_zs_layer_grid<Sh, T>(exec, nz, ny, nx, xs);
-  const int nbx = grid.nbx, nby = grid.nby, nchunks = grid.nchunks, gy = grid.gy, zc = grid.zc;
+  const auto grid = stencil3d_zs_grid<Sh>(nz, ny, nx, xs);
+  const int nbx = grid.nbx, nby = grid.nby, nchunks = grid.nchunks, gy = grid.gy;
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
@@ -232,7 +220,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
         const int cf = blk / ntiles, tl = blk - cf * ntiles;
         const int x0 = (tl % nbx) * TX - xs, y0 = (tl / nbx) * TY;  // xs: stencil3d_tile_shift
         for (int ch = cf; ch < nchunks; ch += gy) {
-          const int zb = ch * zc, ze = zb + zc < nz ? zb + zc : nz;
+          const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
           const int zq = ze + 1 < nz ? ze + 1 : nz;  // planes below zq are loaded into q
           b.threads([&](const Thread& t) {
             const int tx = t.rank % BX, ty = t.rank / BX;
@@ -370,7 +358,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
   using Tile = PaddedTile<T, Sh::stages*(Sh::TY + 2), Sh::template pitch<T>(), 0>;
   using Regs = Stencil3DRingRegs<T, Sh, V16>;
   constexpr int BX = Sh::BX, BY = Sh::BY, RX = Sh::RX, NT = Sh::threads;
-  constexpr int TX = Sh::TX, TY = Sh::TY, N = Sh::N;
+  constexpr int TX = Sh::TX, TY = Sh::TY, ZC = Sh::ZC, N = Sh::N;
   constexpr int ST = Sh::stages, D = ST - 2, P = Sh::template pitch<T>(), PL = Sh::template plane<T>();
   constexpr int LO = Sh::template lo<T>(), W = vec16<T>::width;
   static_assert(BX == 32, "z_streaming: a warp per tile row segment");
@@ -378,8 +366,8 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
   static_assert(!V16 || UnitX, "16-byte cells need unit x strides");
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)),
             nx = static_cast<int>(in.extent(2));
-  const auto grid = stencil3d_zs_layer_grid<Sh, T>(exec, nz, ny, nx, xs);
-  const int nbx = grid.nbx, nby = grid.nby, nchunks = grid.nchunks, gy = grid.gy, zc = grid.zc;
+  const auto grid = stencil3d_zs_grid<Sh>(nz, ny, nx, xs);
+  const int nbx = grid.nbx, nby = grid.nby, nchunks = grid.nchunks, gy = grid.gy;
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
@@ -400,7 +388,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
           regs(t).mask = stencil3d_out_mask<Sh, T>(y0 + t.rank / BX, x0, t.rank % BX, ny, nx);
         });
         for (int ch = cf; ch < nchunks; ch += gy) {
-          const int zb = ch * zc, ze = zb + zc < nz ? zb + zc : nz;
+          const int zb = ch * ZC, ze = zb + ZC < nz ? zb + ZC : nz;
           const int zl = ze < nz - 1 ? ze : nz - 1;  // the last plane loaded
           const int zf = zb > 0 ? zb - 1 : 0;        // the first plane loaded
           const bool down = stencil3d_zalt_down<Sh>(ch);  // Sh::zalt: odd chunks walk down

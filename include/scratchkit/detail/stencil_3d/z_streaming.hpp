@@ -216,78 +216,17 @@ inline int stencil3d_tile_shift(const T* row0, long long pitch) {
 
 /// The z_streaming launch grid of shape Sh, the same on both twins: x = the
 /// nbx x nby x-y tiles (x fastest; the x grid shifted by xs, stencil3d_tile_shift),
-/// y = the nchunks z chunks of zc planes (stencil3d_zs_chunk), at most gy =
-/// CUDA's 65535 grid rows (a block loops over the chunks ch, ch + gy, ...).
+/// y = the nchunks z chunks of Sh::ZC planes, at most gy = CUDA's 65535 grid
+/// rows (a block loops over the chunks ch, ch + gy, ...).
 struct Stencil3DZsGrid {
-  int nbx, nby, nchunks, gy, zc;
+  int nbx, nby, nchunks, gy;
 };
 
-/// Blocks of shape Sh for element type T resident on a GPU at once: its SMs
-/// times the blocks per SM that its threads, its shared memory (the plane
-/// buffers and the 1 KB the driver reserves per block) and the launch bounds
-/// allow (the bounds hold the registers to that count). 0 where the device is
-/// unknown (sms or shared_per_sm 0: host backends).
-template <class Sh, class T>
-inline long long stencil3d_zs_slots(long long sms, long long threads_per_sm, std::size_t shared_per_sm) {
-  if (sms <= 0 || threads_per_sm <= 0 || shared_per_sm == 0) return 0;
-  long long per_sm = Sh::template min_blocks<T>();
-  const long long by_threads = threads_per_sm / Sh::threads;
-  const long long by_shared  = static_cast<long long>(shared_per_sm) / (Sh::template smem_bytes<T>() + 1024);
-  per_sm = by_threads < per_sm ? by_threads : per_sm;
-  per_sm = by_shared < per_sm ? by_shared : per_sm;
-  return per_sm > 0 ? sms * per_sm : 0;
-}
-
-/// Planes per z chunk for nz planes over ntiles x-y tiles on a GPU holding
-/// `slots` blocks at once (stencil3d_zs_slots; 0: unknown, zc0). A block streams
-/// its chunk's planes one after the other, so every block has about the same
-/// work: with ceil(blocks / slots) waves, the last one partly empty leaves SMs
-/// idle (at 512^3, 4 chunks of 128 planes give 1024 blocks for 792 slots on
-/// an H100 / H200: 1.29 waves). Of zc0 and the chunk counts from a quarter to
-/// twice zc0's (chunks of about zc0 / 2 to 4 zc0 planes), the length with the
-/// best product of wave fill (blocks over waves x slots) and the share of its
-/// loaded planes that a chunk computes (len / (len + 2): the two halo planes it
-/// loads); ties go to the longer chunk.
-/// The points' bits do not depend on the chunks.
-inline int stencil3d_zs_chunk(int nz, long long ntiles, int zc0, long long slots) {
-  const auto up = [](long long a, long long b) { return (a + b - 1) / b; };
-  if (slots <= 0 || ntiles <= 0 || nz <= 1) return zc0;
-  const auto score = [&](int len) {
-    const long long blocks = ntiles * up(nz, len);
-    const double fill      = static_cast<double>(blocks) / static_cast<double>(up(blocks, slots) * slots);
-    const int planes       = len < nz ? len : nz;
-    return fill * planes / (planes + 2.0);
-  };
-  const int c0 = static_cast<int>(up(nz, zc0));
-  const int lo = static_cast<int>(up(c0, 4)), hi = 2 * c0 < nz ? 2 * c0 : nz;
-  int best          = zc0;
-  double best_score = score(zc0);
-  for (int c = lo; c <= hi; ++c) {
-    const int len      = static_cast<int>(up(nz, c));
-    const double value = score(len);
-    if (value > best_score + 1e-9 || (value > best_score - 1e-9 && len > best)) best = len, best_score = value;
-  }
-  return best;
-}
-
-/// The grid; zc: planes per chunk (> 0), from stencil3d_zs_chunk.
 template <class Sh>
-inline Stencil3DZsGrid stencil3d_zs_grid(int nz, int ny, int nx, int xs, int zc) {
+inline Stencil3DZsGrid stencil3d_zs_grid(int nz, int ny, int nx, int xs) {
   const auto up      = [](int a, int b) { return (a + b - 1) / b; };
-  const int nchunks  = up(nz, zc);
-  return {up(nx + xs, Sh::TX), up(ny, Sh::TY), nchunks, nchunks < 65535 ? nchunks : 65535, zc};
-}
-
-/// The grid for a GPU holding `slots` blocks of the shape at once
-/// (stencil3d_zs_slots); z_chunk: the measurement knob's planes per chunk
-/// (MeasurementKnobs::stencil3d_z_chunk: -1 the choice above, 0 the shape's Sh::ZC).
-template <class Sh>
-inline Stencil3DZsGrid stencil3d_zs_grid_for(int nz, int ny, int nx, int xs, long long slots, int z_chunk = -1) {
-  const auto up   = [](long long a, long long b) { return (a + b - 1) / b; };
-  const int zc    = z_chunk > 0   ? z_chunk
-                    : z_chunk == 0 ? Sh::ZC
-                                   : stencil3d_zs_chunk(nz, up(nx + xs, Sh::TX) * up(ny, Sh::TY), Sh::ZC, slots);
-  return stencil3d_zs_grid<Sh>(nz, ny, nx, xs, zc);
+  const int nchunks  = up(nz, Sh::ZC);
+  return {up(nx + xs, Sh::TX), up(ny, Sh::TY), nchunks, nchunks < 65535 ? nchunks : 65535};
 }
 
 /// What does not change along z for a thread's N outputs (k = 0 .. N-1, at y +

@@ -20,6 +20,7 @@ namespace perf {
 ///   SCRATCHKIT_TILE_BLOCKS_PER_TEAM=k (k >= 0)    tile kernels' blocks per team (0: no team loop)
 ///   SCRATCHKIT_HOST_TEAM_SIZE=k (k >= 1)          host backends: team members per block
 ///   SCRATCHKIT_CUDA_TEAM_SPACE=0                 block driver without Kokkos' team-collective space
+///   SCRATCHKIT_HOST_THREADS_LOOP=nested          host: the x, y, z phase loop for 1-D blocks too
 inline void set_measurement_knobs_from_environment() {
   const auto is = [](const char* name, const char* value) {
     const char* v = std::getenv(name);
@@ -39,6 +40,7 @@ inline void set_measurement_knobs_from_environment() {
   k.tile_blocks_per_team        = at_least("SCRATCHKIT_TILE_BLOCKS_PER_TEAM", 0);
   k.host_team_size              = at_least("SCRATCHKIT_HOST_TEAM_SIZE", 1) > 0 ? at_least("SCRATCHKIT_HOST_TEAM_SIZE", 1) : 0;
   k.cuda_drop_team_space        = is("SCRATCHKIT_CUDA_TEAM_SPACE", "0");
+  k.host_nested_threads_loop    = is("SCRATCHKIT_HOST_THREADS_LOOP", "nested");
 }
 
 }  // namespace perf

@@ -9,6 +9,7 @@
 #   VERSION  5.0.99 or 4.7.01 (the tarballs in the deps folder), or any version whose tarball
 #            kokkos-VERSION*.tar.gz is there
 #   BACKEND  openmp  Serial + OpenMP (g++)
+#            serial  Serial only (g++): the host comparison's Serial set
 #            cuda    Serial + CUDA for CUDA_ARCH (nvcc_wrapper as the C++ compiler)
 #            hip     Serial + HIP for HIP_ARCH (hipcc)
 #   PREFIX   install prefix (default $SCRATCHKIT_KOKKOS_CACHE/kokkos-VERSION-BACKEND, where
@@ -50,6 +51,7 @@ tar -xzf "$tarball" -C "$work"
 kokkos_src="$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -n 1)"
 case "$backend" in
   openmp) args+=(-DKokkos_ENABLE_OPENMP=ON) ;;
+  serial) ;;
   cuda)
     # nvcc_wrapper is copied into the prefix by Kokkos' install; the build uses the source's.
     args+=(-DKokkos_ENABLE_CUDA=ON "-DKokkos_ARCH_${CUDA_ARCH:-HOPPER90}=ON"
@@ -63,7 +65,7 @@ case "$backend" in
            -DCMAKE_CXX_COMPILER=hipcc)
     ;;
   *)
-    echo "build_kokkos: unknown backend '$backend' (openmp, cuda, hip)" >&2
+    echo "build_kokkos: unknown backend '$backend' (openmp, serial, cuda, hip)" >&2
     exit 2
     ;;
 esac

@@ -28,7 +28,7 @@ static_assert(detail::GpuVariantPolicy::transpose(8) == TransposeVariant::tiled_
 static_assert(detail::GpuVariantPolicy::histogram(65536) == HistogramVariant::shared_atomic, "GPU histogram default");
 // Host backends: tiled GEMM; halo tiles for double stencils; privatised histogram bins only up to a few thousand.
 static_assert(detail::HostVariantPolicy::gemm(4) == GemmVariant::tiled, "host GEMM default");
-static_assert(detail::HostVariantPolicy::reduce(4) == ReduceVariant::grid_stride_atomic &&
+static_assert(detail::HostVariantPolicy::reduce(4) == ReduceVariant::tree &&
                   detail::HostVariantPolicy::reduce(8) == ReduceVariant::tree, "host reduce");
 static_assert(detail::HostVariantPolicy::stencil_1d(4) == Stencil1DVariant::vectorized &&
                   detail::HostVariantPolicy::stencil_1d(8) == Stencil1DVariant::halo_tile, "host 1-D stencil");

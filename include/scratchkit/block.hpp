@@ -3,6 +3,8 @@
 #pragma once
 
 #include <scratchkit/detail/backend.hpp>
+#include <scratchkit/detail/macros.hpp>
+#include <scratchkit/detail/measurement.hpp>
 #include <scratchkit/detail/scratch_check.hpp>
 #include <scratchkit/errors.hpp>
 
@@ -155,7 +157,9 @@ struct BlockGeometry {
 /// 1; OpenMP: teams of a few threads) each team member runs whole warps of the
 /// block's logical threads (warps team_rank, team_rank + team_size, ...) in a
 /// loop, one phase at a time, so state that must live across a barrier goes
-/// in a `PerThread<T, Block>`.
+/// in a `PerThread<T, Block>`. A phase's threads may run in SIMD lanes there
+/// (the loop of 1-D blocks on one member is vectorisable, SCRATCHKIT_HOST_IVDEP):
+/// as on a GPU, no thread may depend on another's writes within a phase.
 template <class ExecSpace>
 class Block {
  public:
@@ -218,7 +222,19 @@ class Block {
       f(m_self);
     } else {
       const int ts = m_team.team_size();
-      if (ts == 1) {
+      if (ts == 1 && m_geo.block.y == 1 && m_geo.block.z == 1 && !host_nested_threads_loop()) {
+        // 1-D blocks: a counted loop with a fresh Thread per iteration, which the
+        // compiler can vectorise across logical threads.
+        const Dim3 g0 = grid_origin();
+        const int n   = m_geo.block.x;
+        SCRATCHKIT_HOST_IVDEP
+        for (int r = 0; r < n; ++r) {
+          const Thread t{r, 0, 0, r, g0.x + r, g0.y, g0.z};
+          SCRATCHKIT_SCRATCH_BEGIN_THREAD(r);
+          f(t);
+          SCRATCHKIT_SCRATCH_END_THREAD();
+        }
+      } else if (ts == 1) {
         const Dim3 g0 = grid_origin();
         Thread t{0, 0, 0, 0};
         for (t.z = 0; t.z < m_geo.block.z; ++t.z)
@@ -302,6 +318,14 @@ class Block {
   KOKKOS_INLINE_FUNCTION char* impl_dynamic_base() const { return m_base + m_geo.dynamic_begin; }
 
  private:
+  // The measurement knob (host code only; a GPU pass never reaches the host loop).
+  KOKKOS_INLINE_FUNCTION static bool host_nested_threads_loop() {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    return false;
+#else
+    return detail::measurement_knobs().host_nested_threads_loop;
+#endif
+  }
   KOKKOS_INLINE_FUNCTION void enter_threads() const {
 #ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
     m_in_threads = true;

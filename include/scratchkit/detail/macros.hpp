@@ -37,3 +37,18 @@
 #else
 #define SCRATCHKIT_UNROLL
 #endif
+
+/// Before a host loop over a phase's logical threads (Block::threads): the
+/// iterations may run in SIMD lanes, as a phase's threads run at once on a GPU
+/// (a phase whose result depends on its threads' order is a race there too;
+/// atomics are never vectorised). Host compilers only: under nvcc or hipcc
+/// the host pass gets nothing.
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SCRATCHKIT_HOST_IVDEP
+#elif defined(__clang__)
+#define SCRATCHKIT_HOST_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define SCRATCHKIT_HOST_IVDEP _Pragma("GCC ivdep")
+#else
+#define SCRATCHKIT_HOST_IVDEP
+#endif

@@ -23,6 +23,9 @@ struct MeasurementKnobs {
   int host_team_size = 0;
   /// CUDA block driver: no Kokkos team-collective space before a block's scratch.
   bool cuda_drop_team_space = false;
+  /// Host backends, one member per block: the phase loop over x, y, z for every block, not the
+  /// vectorisable counted loop of 1-D blocks (Block::threads).
+  bool host_nested_threads_loop = false;
 };
 
 /// The process's overrides (one object for the library and its callers).

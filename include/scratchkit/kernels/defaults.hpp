@@ -46,7 +46,7 @@ struct GpuVariantPolicy {
 /// several times faster there. Sums go through the tree: its load phase and its halving
 /// phases are unit-stride loops over the logical threads, which the compiler vectorises
 /// (Block::threads), while the grid-stride loop's per-thread partials pass through PerThread
-/// arrays (tree 1.5-1.6x faster for 4-byte, 2.4-4.7x for 8-byte sums). A double 1-D or 3-D stencil runs faster through the plain halo tile
+/// arrays (docs/performance.md, "On a CPU"). A double 1-D or 3-D stencil runs faster through the plain halo tile
 /// than through the vectorised tile or the register ring (more bytes per logical thread
 /// for the same loop). Privatised histogram bins cost a zeroing and a merge of every bin
 /// per block: with many bins that is more than the atomics they save; with few bins

@@ -32,7 +32,7 @@ static_assert(detail::HostVariantPolicy::reduce(4) == ReduceVariant::tree &&
                   detail::HostVariantPolicy::reduce(8) == ReduceVariant::tree, "host reduce");
 static_assert(detail::HostVariantPolicy::stencil_1d(4) == Stencil1DVariant::vectorized &&
                   detail::HostVariantPolicy::stencil_1d(8) == Stencil1DVariant::halo_tile, "host 1-D stencil");
-static_assert(detail::HostVariantPolicy::stencil_3d(4) == Stencil3DVariant::z_streaming &&
+static_assert(detail::HostVariantPolicy::stencil_3d(4) == Stencil3DVariant::tile_2d_halo &&
                   detail::HostVariantPolicy::stencil_3d(8) == Stencil3DVariant::tile_2d_halo, "host 3-D stencil");
 static_assert(detail::HostVariantPolicy::histogram(256) == HistogramVariant::shared_atomic, "host, few bins");
 static_assert(detail::HostVariantPolicy::histogram(65536) == HistogramVariant::global_atomic, "host, many bins");

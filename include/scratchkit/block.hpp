@@ -261,6 +261,14 @@ class Block {
   /// Runs f() once per block, as logical thread 0 (CUDA's `if (threadIdx == 0)`).
   template <class F>
   KOKKOS_INLINE_FUNCTION void once(const F& f) const {
+    if constexpr (!is_gpu) {
+      if (m_team.team_size() == 1 && !SCRATCHKIT_SCRATCH_RECORDING()) {  // detail::host_direct: no loop to rank 0
+        enter_threads();
+        f();
+        leave_threads();
+        return;
+      }
+    }
     threads([&](const Thread& t) {
       if (t.rank == 0) f();
     });
@@ -353,6 +361,24 @@ template <class ExecSpace>
 KOKKOS_INLINE_FUNCTION void sync_threads(const Block<ExecSpace>& block) {
   block.sync();
 }
+
+namespace detail {
+/// Host backends: whether a block's phases may run as plain loops over its
+/// PerThread arrays and scratch, in place of one call per logical thread (the
+/// block collectives and some kernels' host paths do): one team member runs
+/// every logical thread, so its barriers order nothing, and no scratch checker
+/// records the block (the checker is shown the GPU's scratch accesses). Those
+/// loops run the same operations in the same order as the per-thread phases.
+template <class BlockT>
+KOKKOS_INLINE_FUNCTION bool host_direct(const BlockT& b) {
+  if constexpr (BlockT::is_gpu) {
+    (void)b;
+    return false;
+  } else {
+    return b.team().team_size() == 1 && !SCRATCHKIT_SCRATCH_RECORDING();
+  }
+}
+}  // namespace detail
 
 /// Runs f(Thread) for every logical thread of the block (same as block.threads(f)).
 template <class ExecSpace, class F>

@@ -76,6 +76,27 @@ template <int MaxWarps, class T, class BlockT, int M, class S, class Op>
 KOKKOS_INLINE_FUNCTION void block_exclusive_prefix(const BlockT& b, PerThread<T, BlockT, M>& v, const S& s,
                                                    const Op& op) {
   const int W = b.warp_size();
+  if constexpr (!BlockT::is_gpu) if (host_direct(b)) {  // nothing of it in a GPU pass
+    // The steps below, warp after warp: each warp's scan, its total, the shift
+    // by one lane, and its prefix, the fold of the earlier totals (kept running:
+    // the same left-to-right fold fold_slots repeats for each warp).
+    T* x = v.impl_data();
+    const int n = b.num_threads();
+    T wp{}, total{};
+    for (int base = 0; base < n; base += W) {
+      const int width = n - base < W ? n - base : W;
+      host_warp_scan_lanes(x + base, width, op);
+      const T last = x[base + width - 1];
+      for (int lane = width - 1; lane > 0; --lane) x[base + lane] = x[base + lane - 1];
+      if (base > 0) {
+        wp = base == W ? total : op(wp, total);
+        x[base] = wp;
+        for (int lane = 1; lane < width; ++lane) x[base + lane] = op(wp, x[base + lane]);
+      }
+      total = last;
+    }
+    return;
+  }
   warp_inclusive_scan(b, v, op);
   b.threads([&](const Thread& t) {
     const WarpOf w = warp_of(b, t);
@@ -174,6 +195,21 @@ class BlockReduce : public detail::WarpSlots<T, MaxThreads> {
   KOKKOS_INLINE_FUNCTION void reduce_to(const BlockT& b, PerThread<T, BlockT, M>& v, const Op& op,
                                         bool to_all) const {
     const int W = b.warp_size();
+    if constexpr (!BlockT::is_gpu) if (detail::host_direct(b)) {  // nothing of it in a GPU pass
+      // Each warp's tree, then its total folded in rank order (detail::host_direct).
+      T* x        = v.impl_data();
+      const int n = b.num_threads();
+      T acc{};
+      for (int base = 0; base < n; base += W) {
+        detail::host_warp_reduce_lanes(x + base, W, n - base < W ? n - base : W, op);
+        acc = base == 0 ? x[0] : op(acc, x[base]);
+      }
+      if (to_all)
+        for (int r = 0; r < n; ++r) x[r] = acc;
+      else
+        x[0] = acc;
+      return;
+    }
     warp_reduce(b, v, op);
     b.threads([&](const Thread& t) {
       if (t.rank % W == 0) m_s[t.rank / W] = v(t);
@@ -216,6 +252,23 @@ class BlockScan : public detail::WarpSlots<T, MaxThreads> {
   template <class BlockT, int M, class Op>
   KOKKOS_INLINE_FUNCTION void inclusive_scan(const BlockT& b, PerThread<T, BlockT, M>& v, const Op& op) const {
     const int W = b.warp_size();
+    if constexpr (!BlockT::is_gpu) if (detail::host_direct(b)) {  // nothing of it in a GPU pass
+      // Each warp's scan, then its lanes joined to the fold of the earlier warps' totals.
+      T* x        = v.impl_data();
+      const int n = b.num_threads();
+      T wp{}, total{};
+      for (int base = 0; base < n; base += W) {
+        const int width = n - base < W ? n - base : W;
+        detail::host_warp_scan_lanes(x + base, width, op);
+        const T last = x[base + width - 1];
+        if (base > 0) {
+          wp = base == W ? total : op(wp, total);
+          for (int lane = 0; lane < width; ++lane) x[base + lane] = op(wp, x[base + lane]);
+        }
+        total = last;
+      }
+      return;
+    }
     warp_inclusive_scan(b, v, op);
     b.threads([&](const Thread& t) {
       const detail::WarpOf w = detail::warp_of(b, t);
@@ -369,6 +422,27 @@ class BlockExchange {
   template <class BlockT, int M, class Src>
   KOKKOS_INLINE_FUNCTION void load(const BlockT& b, PerThread<Items<T, N>, BlockT, M>& items, const Src& src,
                                    std::size_t base, int valid, const T& fill) const {
+    if constexpr (!BlockT::is_gpu) if (detail::host_direct(b)) {  // nothing of it in a GPU pass
+      // Blocked items straight from src (CUB's direct load): the exchange
+      // through scratch only serves a GPU's coalescing (detail::host_direct).
+      Items<T, N>* it = items.impl_data();
+      const int n     = b.num_threads();
+      if (valid >= n * N) {  // a whole tile: no per-item test
+        for (int r = 0; r < n; ++r) {
+          SCRATCHKIT_UNROLL
+          for (int i = 0; i < N; ++i) it[r][i] = static_cast<T>(src(base + static_cast<std::size_t>(r * N + i)));
+        }
+        return;
+      }
+      for (int r = 0; r < n; ++r) {
+        SCRATCHKIT_UNROLL
+        for (int i = 0; i < N; ++i) {
+          const int j = r * N + i;
+          it[r][i]    = j < valid ? static_cast<T>(src(base + static_cast<std::size_t>(j))) : fill;
+        }
+      }
+      return;
+    }
     b.threads([&](const Thread& t) {
       SCRATCHKIT_UNROLL
       for (int i = 0; i < N; ++i) {
@@ -386,6 +460,25 @@ class BlockExchange {
   template <class BlockT, int M, class Dst>
   KOKKOS_INLINE_FUNCTION void store(const BlockT& b, const PerThread<Items<T, N>, BlockT, M>& items, const Dst& dst,
                                     std::size_t base, int valid) const {
+    if constexpr (!BlockT::is_gpu) if (detail::host_direct(b)) {  // nothing of it in a GPU pass
+      const Items<T, N>* it = items.impl_data();
+      const int n           = b.num_threads();
+      if (valid >= n * N) {
+        for (int r = 0; r < n; ++r) {
+          SCRATCHKIT_UNROLL
+          for (int i = 0; i < N; ++i) dst(base + static_cast<std::size_t>(r * N + i)) = it[r][i];
+        }
+        return;
+      }
+      for (int r = 0; r < n; ++r) {
+        SCRATCHKIT_UNROLL
+        for (int i = 0; i < N; ++i) {
+          const int j = r * N + i;
+          if (j < valid) dst(base + static_cast<std::size_t>(j)) = it[r][i];
+        }
+      }
+      return;
+    }
     b.threads([&](const Thread& t) {
       SCRATCHKIT_UNROLL
       for (int i = 0; i < N; ++i) m_s[slot(t.rank * N + i)] = items(t)[i];

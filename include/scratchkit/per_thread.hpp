@@ -61,6 +61,11 @@ class PerThread {
     return const_cast<PerThread&>(*this)(t);
   }
 
+  /// Host backends: the values of ranks 0, 1, ... one after the other (the
+  /// block's collectives loop over them directly; detail::host_direct).
+  KOKKOS_INLINE_FUNCTION T* impl_data() { return m_v; }
+  KOKKOS_INLINE_FUNCTION const T* impl_data() const { return m_v; }
+
  private:
   // Host backends: the array must hold every thread (always checked). GPUs:
   // the register needs no room, the check keeps the kernel portable.

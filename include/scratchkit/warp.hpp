@@ -17,7 +17,7 @@ struct WarpOf {
 template <class BlockT>
 KOKKOS_INLINE_FUNCTION WarpOf warp_of(const BlockT& b, const Thread& t) {
   const int W      = b.warp_size();
-  const int base   = t.rank - t.rank % W;
+  const int base   = BlockT::is_gpu ? t.rank - t.rank % W : t.rank & -W;  // host: W a power of two, not a constant
   const int n      = b.num_threads();
   return WarpOf{base, n - base < W ? n - base : W, t.rank - base};
 }
@@ -62,13 +62,38 @@ KOKKOS_FORCEINLINE_FUNCTION T shfl_up(unsigned mask, T x, int delta) {
 /// Host backends: f(base, width) once for each warp of the block, run by the
 /// team member that owns it (in its first lane's turn), so that a warp
 /// collective can run its lanes' rounds in order over the PerThread array.
+/// Warp sizes are powers of two (32, 64): masks, not divisions.
 template <class BlockT, class F>
 KOKKOS_INLINE_FUNCTION void host_warps(const BlockT& b, const F& f) {
   const int W = b.warp_size();
   const int n = b.num_threads();
+  if constexpr (!BlockT::is_gpu) if (host_direct(b)) {  // nothing of it in a GPU pass
+    for (int base = 0; base < n; base += W) f(base, n - base < W ? n - base : W);
+    return;
+  }
   b.threads([&](const Thread& t) {
-    if (t.rank % W == 0) f(t.rank, n - t.rank < W ? n - t.rank : W);
+    if ((t.rank & (W - 1)) == 0) f(t.rank, n - t.rank < W ? n - t.rank : W);
   });
+}
+/// A Thread that only names its rank: what PerThread indexes by.
+KOKKOS_INLINE_FUNCTION Thread rank_thread(int rank) { return Thread{0, 0, 0, rank}; }
+/// warp_reduce's rounds over the lanes x[0 .. width) of one warp of W lanes.
+template <class T, class Op>
+KOKKOS_INLINE_FUNCTION void host_warp_reduce_lanes(T* x, int W, int width, const Op& op) {
+  for (int off = W / 2; off > 0; off >>= 1)
+    for (int lane = 0; lane + off < width; ++lane) x[lane] = op(x[lane], x[lane + off]);
+}
+/// warp_inclusive_scan's rounds over the lanes x[0 .. width) of one warp
+/// (width <= 64, the host's widest warp). Each round reads a copy of the
+/// lanes, as a shuffle reads the values from before the round, so that its
+/// loop has no dependence and vectorises.
+template <class T, class Op>
+KOKKOS_INLINE_FUNCTION void host_warp_scan_lanes(T* x, int width, const Op& op) {
+  T old[64];
+  for (int off = 1; off < width; off <<= 1) {
+    for (int lane = 0; lane < width; ++lane) old[lane] = x[lane];
+    for (int lane = off; lane < width; ++lane) x[lane] = op(old[lane - off], old[lane]);
+  }
 }
 }  // namespace detail
 
@@ -115,13 +140,8 @@ KOKKOS_INLINE_FUNCTION void warp_reduce(const BlockT& b, PerThread<T, BlockT, Ma
     // order, which reads every lane + off before it is updated in the same
     // round: exactly the values a shuffle would see.
     const int W = b.warp_size();
-    detail::host_warps(b, [&](int base, int width) {
-      for (int off = W / 2; off > 0; off >>= 1)
-        for (int lane = 0; lane + off < width; ++lane) {
-          const Thread a = b.thread_of(base + lane), c = b.thread_of(base + lane + off);
-          v(a)           = op(v(a), v(c));
-        }
-    });
+    T* x        = v.impl_data();
+    detail::host_warps(b, [&](int base, int width) { detail::host_warp_reduce_lanes(x + base, W, width, op); });
   }
 }
 
@@ -185,13 +205,14 @@ KOKKOS_INLINE_FUNCTION void warp_shuffle(const BlockT& b, PerThread<T, BlockT, M
     });
   } else {
     // Host: every lane's value is read before any is replaced, as a shuffle does.
+    T* x = v.impl_data();
     detail::host_warps(b, [&](int base, int width) {
       T old[BlockT::max_warp_size];
-      for (int lane = 0; lane < width; ++lane) old[lane] = v(b.thread_of(base + lane));
+      for (int lane = 0; lane < width; ++lane) old[lane] = x[base + lane];
       for (int lane = 0; lane < width; ++lane) {
         const int src = src_of(lane);
         SCRATCHKIT_REQUIRE(src >= 0 && src < width, "scratchkit::warp_shuffle: source lane outside the warp");
-        v(b.thread_of(base + lane)) = old[src];
+        x[base + lane] = old[src];
       }
     });
   }
@@ -246,13 +267,8 @@ KOKKOS_INLINE_FUNCTION void warp_inclusive_scan(const BlockT& b, PerThread<T, Bl
 #endif
     });
   } else {
-    detail::host_warps(b, [&](int base, int width) {
-      for (int off = 1; off < width; off <<= 1)
-        for (int lane = width - 1; lane >= off; --lane) {
-          const Thread a = b.thread_of(base + lane), c = b.thread_of(base + lane - off);
-          v(a)           = op(v(c), v(a));
-        }
-    });
+    T* x = v.impl_data();
+    detail::host_warps(b, [&](int base, int width) { detail::host_warp_scan_lanes(x + base, width, op); });
   }
 }
 
@@ -270,7 +286,7 @@ KOKKOS_INLINE_FUNCTION void warp_exclusive_scan(const BlockT& b, PerThread<T, Bl
   warp_shuffle(b, v, [](int lane) { return lane > 0 ? lane - 1 : 0; });
   const int W = b.warp_size();
   b.threads([&](const Thread& t) {
-    v(t) = t.rank % W == 0 ? init : op(init, v(t));
+    v(t) = (t.rank & (W - 1)) == 0 ? init : op(init, v(t));  // W: a power of two
   });
 }
 

@@ -43,12 +43,18 @@
 /// (a phase whose result depends on its threads' order is a race there too;
 /// atomics are never vectorised). Host compilers only: under nvcc or hipcc
 /// the host pass gets nothing.
+/// SCRATCHKIT_HOST_NO_UNROLL keeps a short fixed-trip host loop rolled, so that
+/// the compiler vectorises it instead of unrolling it into the loop around it.
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define SCRATCHKIT_HOST_IVDEP
+#define SCRATCHKIT_HOST_NO_UNROLL
 #elif defined(__clang__)
 #define SCRATCHKIT_HOST_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#define SCRATCHKIT_HOST_NO_UNROLL _Pragma("clang loop unroll(disable)")
 #elif defined(__GNUC__)
 #define SCRATCHKIT_HOST_IVDEP _Pragma("GCC ivdep")
+#define SCRATCHKIT_HOST_NO_UNROLL _Pragma("GCC unroll 1")
 #else
 #define SCRATCHKIT_HOST_IVDEP
+#define SCRATCHKIT_HOST_NO_UNROLL
 #endif

@@ -561,6 +561,7 @@ inline void dynamic_part(const T* p, std::size_t offset, std::size_t n, bool who
 #define SCRATCHKIT_SCRATCH_STATIC(T, p, n, kind) ::scratchkit::detail::scheck::static_array<T>(p, n, kind)
 #define SCRATCHKIT_SCRATCH_PADDED(T, p, r, c, pad) ::scratchkit::detail::scheck::padded_tile<T>(p, r, c, pad)
 #define SCRATCHKIT_SCRATCH_DYNAMIC(T, p, off, n, whole) ::scratchkit::detail::scheck::dynamic_part<T>(p, off, n, whole)
+#define SCRATCHKIT_SCRATCH_RECORDING() (::scratchkit::detail::scheck::active != nullptr)
 #else
 #define SCRATCHKIT_SCRATCH_TOUCH(p, n) ((void)0)
 #define SCRATCHKIT_SCRATCH_BEGIN_THREAD(r) ((void)0)
@@ -571,4 +572,5 @@ inline void dynamic_part(const T* p, std::size_t offset, std::size_t n, bool who
 #define SCRATCHKIT_SCRATCH_STATIC(T, p, n, kind) ((void)0)
 #define SCRATCHKIT_SCRATCH_PADDED(T, p, r, c, pad) ((void)0)
 #define SCRATCHKIT_SCRATCH_DYNAMIC(T, p, off, n, whole) ((void)0)
+#define SCRATCHKIT_SCRATCH_RECORDING() false
 #endif

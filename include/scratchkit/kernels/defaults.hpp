@@ -46,9 +46,10 @@ struct GpuVariantPolicy {
 /// several times faster there. Sums go through the tree: its load phase and its halving
 /// phases are unit-stride loops over the logical threads, which the compiler vectorises
 /// (Block::threads), while the grid-stride loop's per-thread partials pass through PerThread
-/// arrays (docs/performance.md, "On a CPU"). A double 1-D or 3-D stencil runs faster through the plain halo tile
-/// than through the vectorised tile or the register ring (more bytes per logical thread
-/// for the same loop). Privatised histogram bins cost a zeroing and a merge of every bin
+/// arrays (docs/performance.md, "On a CPU"). A double 1-D stencil runs faster through the plain halo tile
+/// than through the vectorised tile (more bytes per logical thread for the same loop); the
+/// 3-D stencil's halo tile has a row-by-row host path (detail::host_direct) that the
+/// register ring, built around one thread's z column, does not. Privatised histogram bins cost a zeroing and a merge of every bin
 /// per block: with many bins that is more than the atomics they save; with few bins
 /// the global atomics of several threads contend for the same counters.
 struct HostVariantPolicy {
@@ -57,9 +58,7 @@ struct HostVariantPolicy {
   static constexpr Stencil1DVariant stencil_1d(int elem_bytes) {
     return elem_bytes <= 4 ? Stencil1DVariant::vectorized : Stencil1DVariant::halo_tile;
   }
-  static constexpr Stencil3DVariant stencil_3d(int elem_bytes) {
-    return elem_bytes <= 4 ? Stencil3DVariant::z_streaming : Stencil3DVariant::tile_2d_halo;
-  }
+  static constexpr Stencil3DVariant stencil_3d(int /*elem_bytes*/) { return Stencil3DVariant::tile_2d_halo; }
   static constexpr TransposeVariant transpose(int /*elem_bytes*/) { return TransposeVariant::tiled_padded; }
   static constexpr int histogram_shared_max_bins = 4096;
   static constexpr HistogramVariant histogram(int bins) {

@@ -80,6 +80,52 @@ void gemm_naive(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
   });
 }
 
+/// GemmVariant::tiled's block on a host backend where one team member runs it
+/// (detail::host_direct): the same tiles (zero-padded at the edges) and the same
+/// sums, each output over kk in order, with the output column innermost so that
+/// the loop vectorises. acc: the block's T x T accumulators, rank = ty * T + tx.
+template <int T, class B_t, class Scalar, class AV, class BV, class CV>
+KOKKOS_INLINE_FUNCTION void gemm_tiled_host(const B_t& b, Scalar* as, Scalar* bs, Scalar* acc, int row0, int col0,
+                                            int M, int N, int K, Scalar alpha, const AV& A, const BV& B, Scalar beta,
+                                            const CV& C) {
+  if constexpr (!B_t::is_gpu) {  // never called on a GPU (host_direct): nothing compiled for the device
+    const int mr = M - row0 < T ? M - row0 : T, nc = N - col0 < T ? N - col0 : T;
+    for (int i = 0; i < T * T; ++i) acc[i] = Scalar(0);
+    for (int k0 = 0; k0 < K; k0 += T) {
+      const int kc = K - k0 < T ? K - k0 : T;
+      if (mr == T && kc == T && nc == T) {  // whole tiles: no test per element
+        for (int ty = 0; ty < T; ++ty)
+          for (int tx = 0; tx < T; ++tx) {
+            as[ty * T + tx] = read_only(A, row0 + ty, k0 + tx);
+            bs[ty * T + tx] = read_only(B, k0 + ty, col0 + tx);
+          }
+      } else {
+        for (int ty = 0; ty < T; ++ty)
+          for (int tx = 0; tx < T; ++tx) {
+            as[ty * T + tx] = (ty < mr && tx < kc) ? read_only(A, row0 + ty, k0 + tx) : Scalar(0);
+            bs[ty * T + tx] = (ty < kc && tx < nc) ? read_only(B, k0 + ty, col0 + tx) : Scalar(0);
+          }
+      }
+      sync_threads(b);
+      for (int ty = 0; ty < T; ++ty)
+        for (int kk = 0; kk < T; ++kk) {
+          const Scalar a = as[ty * T + kk];
+          SCRATCHKIT_HOST_IVDEP
+          SCRATCHKIT_HOST_NO_UNROLL
+          for (int tx = 0; tx < T; ++tx) acc[ty * T + tx] += a * bs[kk * T + tx];
+        }
+      sync_threads(b);
+    }
+    for (int ty = 0; ty < mr; ++ty)
+      for (int tx = 0; tx < nc; ++tx) {
+        const int r = row0 + ty, c = col0 + tx;
+        C(r, c) = beta == Scalar(0) ? alpha * acc[ty * T + tx] : gemm_epilogue(alpha, acc[ty * T + tx], beta, C(r, c));
+      }
+  } else {
+    (void)b;
+  }
+}
+
 template <class ExecSpace, class AV, class BV, class CV>
 SCRATCHKIT_KERNEL_LINKAGE
 void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A, const BV& B,
@@ -95,6 +141,11 @@ void gemm_tiled(const ExecSpace& exec, typename CV::non_const_value_type alpha, 
     Tile As(b), Bs(b);
     PerThread<Scalar, B_t, T * T> acc(b);
     const int row0 = b.block_idx().y * T, col0 = b.block_idx().x * T;
+    // Not `if constexpr`: nvcc refuses an extended lambda's first capture inside one.
+    if (host_direct(b)) {
+      gemm_tiled_host<T>(b, As.data(), Bs.data(), acc.impl_data(), row0, col0, M, N, K, alpha, A, B, beta, C);
+      return;
+    }
     b.threads([&](const Thread& t) { acc(t) = Scalar(0); });
     for (int k0 = 0; k0 < K; k0 += T) {
       b.threads([&](const Thread& t) {

@@ -210,6 +210,12 @@ KOKKOS_FORCEINLINE_FUNCTION typename Src::value_type reduce_thread(const Src& sr
 /// Shared-memory tree over the block's BS slots (a power of two); the result ends in s[0].
 template <class R, int BS, class BlockT, class S>
 KOKKOS_INLINE_FUNCTION void block_tree(const BlockT& b, const S& s) {
+  if constexpr (!BlockT::is_gpu) if (host_direct(b)) {  // nothing of it in a GPU pass
+    // Host: each level over its w active slots only (the loop vectorises).
+    for (int w = BS / 2; w > 0; w >>= 1)
+      for (int r = 0; r < w; ++r) s[r] = R::apply(s[r], s[r + w]);
+    return;
+  }
   for (int w = BS / 2; w > 0; w >>= 1) {
     b.threads([&](const Thread& t) {
       if (t.rank < w) s[t.rank] = R::apply(s[t.rank], s[t.rank + w]);
@@ -236,14 +242,21 @@ void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
     auto sdata = DynamicSharedArray<T>::get(b);
     const int blk = b.block_rank();  // the block's index (grid is 1-D): no blockIdx decode
     const std::size_t base = static_cast<std::size_t>(blk) * (2 * BS);
-    b.threads([&](const Thread& t) {
-      const std::size_t i = base + t.rank;
-      T v = R::identity();
-      // read-only path (ld.global.nc), as the native twin's const __restrict__ loads
-      if (i < n) v = read_only(in, i);
-      if (i + BS < n) v = R::apply(v, read_only(in, i + BS));
-      sdata[t.rank] = v;
-    });
+    if (!B_t::is_gpu && base + 2 * BS <= n) {
+      // Host: a whole block's loads without a test per element (the loop vectorises); the same sums.
+      b.threads([&](const Thread& t) {
+        sdata[t.rank] = R::apply(read_only(in, base + t.rank), read_only(in, base + t.rank + BS));
+      });
+    } else {
+      b.threads([&](const Thread& t) {
+        const std::size_t i = base + t.rank;
+        T v = R::identity();
+        // read-only path (ld.global.nc), as the native twin's const __restrict__ loads
+        if (i < n) v = read_only(in, i);
+        if (i + BS < n) v = R::apply(v, read_only(in, i + BS));
+        sdata[t.rank] = v;
+      });
+    }
     sync_threads(b);
     block_tree<R, BS>(b, sdata);
     b.once([&]() { out[blk] = sdata[0]; });

@@ -72,6 +72,38 @@ KOKKOS_FORCEINLINE_FUNCTION T* stencil1d_shared16(T* p) {
 #endif
 }
 
+/// halo_tile's block on a host backend where one team member runs it
+/// (detail::host_direct): the same tile and the same sums (each output over j
+/// in order), with j outside the loop over the block's outputs so that it vectorises.
+template <int BS, class B_t, class T, class InView, class WView, class OutView>
+KOKKOS_INLINE_FUNCTION void stencil1d_halo_tile_host(const B_t& b, T* tp, T* ws, const InView& in, const WView& w,
+                                                     const OutView& out, int n, int R, int blk) {
+  if constexpr (!B_t::is_gpu) {  // never called on a GPU (host_direct): nothing compiled for the device
+    const int tile_n = BS + 2 * R, start = blk * BS - R;
+    if (start >= 0 && start + tile_n <= n) {
+      for (int k = 0; k < tile_n; ++k) tp[k] = T(read_only(in, start + k));
+    } else {
+      for (int k = 0; k < tile_n; ++k) {
+        const int g = start + k;
+        tp[k]       = (g >= 0 && g < n) ? T(read_only(in, g)) : T(0);
+      }
+    }
+    for (int k = 0; k <= 2 * R; ++k) ws[k] = T(read_only(w, k));
+    sync_threads(b);
+    const T* const wsp = stencil1d_shared16(ws);
+    const int m        = n - blk * BS < BS ? n - blk * BS : BS;
+    T acc[BS];
+    for (int r = 0; r < m; ++r) acc[r] = T(0);
+    for (int j = 0; j <= 2 * R; ++j) {
+      const T wj = wsp[j];
+      for (int r = 0; r < m; ++r) acc[r] += wj * tp[r + j];
+    }
+    for (int r = 0; r < m; ++r) out(blk * BS + r) = acc[r];
+  } else {
+    (void)b;
+  }
+}
+
 template <class ExecSpace, class InView, class WView, class OutView>
 SCRATCHKIT_KERNEL_LINKAGE
 void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& w, const OutView& out) {
@@ -95,6 +127,10 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
     auto ws         = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
     const int blk   = b.block_rank();  // the block's index (grid is 1-D)
     const int start = blk * BS - R;            // global index of tile[0]
+    if (host_direct(b)) {  // not `if constexpr`: nvcc refuses an extended lambda's first capture inside one
+      stencil1d_halo_tile_host<BS>(b, tile.data(), ws.data(), in, w, out, n, R, blk);
+      return;
+    }
     b.threads([&](const Thread& t) {
       for (int k = t.rank; k < tile_n; k += BS) {
         const int g = start + k;

@@ -21,6 +21,7 @@ namespace perf {
 ///   SCRATCHKIT_HOST_TEAM_SIZE=k (k >= 1)          host backends: team members per block
 ///   SCRATCHKIT_CUDA_TEAM_SPACE=0                 block driver without Kokkos' team-collective space
 ///   SCRATCHKIT_HOST_THREADS_LOOP=nested          host: the x, y, z phase loop for 1-D blocks too
+///   SCRATCHKIT_HOST_LOOPS=off                    host: per-thread phases, no detail::host_direct loops
 inline void set_measurement_knobs_from_environment() {
   const auto is = [](const char* name, const char* value) {
     const char* v = std::getenv(name);
@@ -41,6 +42,7 @@ inline void set_measurement_knobs_from_environment() {
   k.host_team_size              = at_least("SCRATCHKIT_HOST_TEAM_SIZE", 1) > 0 ? at_least("SCRATCHKIT_HOST_TEAM_SIZE", 1) : 0;
   k.cuda_drop_team_space        = is("SCRATCHKIT_CUDA_TEAM_SPACE", "0");
   k.host_nested_threads_loop    = is("SCRATCHKIT_HOST_THREADS_LOOP", "nested");
+  k.host_per_thread_phases      = is("SCRATCHKIT_HOST_LOOPS", "off");
 }
 
 }  // namespace perf

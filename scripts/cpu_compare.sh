@@ -9,7 +9,8 @@
 # Environment: SETS (default "omp2 omp1"; "omp2-team2": 2 threads with the previous host team
 # size, every block spread over both threads, SCRATCHKIT_HOST_TEAM_SIZE=2; "serial": for a
 # BUILD_DIR against a Serial-only Kokkos, scripts/build_kokkos.sh VERSION serial; a set ending in
-# "-nested", e.g. "omp2-nested": the scalar phase loop, SCRATCHKIT_HOST_THREADS_LOOP=nested).
+# "-nested", e.g. "omp2-nested": the scalar phase loop, SCRATCHKIT_HOST_THREADS_LOOP=nested; a set
+# ending in "-phases", e.g. "serial-phases": no host loops, SCRATCHKIT_HOST_LOOPS=off).
 # OUTDIR/host-summary.md: every set's host.md rows side by side.
 set -euo pipefail
 [ $# -ge 2 ] || { sed -n '7p' "$0" >&2; exit 2; }
@@ -27,15 +28,15 @@ mkdir -p "$out"
 for set in ${SETS:-omp2 omp1}; do
   threads=2; team=""
   case "$set" in
-    omp1 | serial) threads=1 ;;
+    omp1 | omp1-* | serial | serial-*) threads=1 ;;
     omp2-team2) team=2 ;;
   esac
-  loop=""
-  case "$set" in *-nested) loop=nested ;; esac
+  loop=""; phases=""
+  case "$set" in *-nested) loop=nested ;; *-phases) phases=off ;; esac
   mkdir -p "$out/$set"
   echo "== $set: OMP_NUM_THREADS=$threads ${team:+SCRATCHKIT_HOST_TEAM_SIZE=$team}" >&2
   env OMP_NUM_THREADS=$threads OMP_PROC_BIND=spread OMP_PLACES=threads ${team:+SCRATCHKIT_HOST_TEAM_SIZE=$team} \
-    ${loop:+SCRATCHKIT_HOST_THREADS_LOOP=$loop} \
+    ${loop:+SCRATCHKIT_HOST_THREADS_LOOP=$loop} ${phases:+SCRATCHKIT_HOST_LOOPS=$phases} \
     "$build/perf/scratchkit-bench" "$@" --benchmark_out="$out/$set/bench.json" --benchmark_out_format=json \
     > "$out/$set/bench.log" 2>&1
   python3 "$src/perf/report.py" "$out/$set/bench.json" --out "$out/$set" --require-pass > /dev/null

@@ -262,7 +262,7 @@ class Block {
   template <class F>
   KOKKOS_INLINE_FUNCTION void once(const F& f) const {
     if constexpr (!is_gpu) {
-      if (m_team.team_size() == 1 && !SCRATCHKIT_SCRATCH_RECORDING()) {  // detail::host_direct: no loop to rank 0
+      if (impl_host_direct()) {  // no loop to rank 0
         enter_threads();
         f();
         leave_threads();
@@ -324,6 +324,19 @@ class Block {
     return m_base + off;
   }
   KOKKOS_INLINE_FUNCTION char* impl_dynamic_base() const { return m_base + m_geo.dynamic_begin; }
+  /// detail::host_direct: one member runs the block, no checker records it (host backends).
+  KOKKOS_INLINE_FUNCTION bool impl_host_direct() const {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    return false;
+#else
+    if constexpr (is_gpu) {
+      return false;
+    } else {
+      return m_team.team_size() == 1 && !SCRATCHKIT_SCRATCH_RECORDING() &&
+             !detail::measurement_knobs().host_per_thread_phases;
+    }
+#endif
+  }
 
  private:
   // The measurement knob (host code only; a GPU pass never reaches the host loop).
@@ -369,13 +382,14 @@ namespace detail {
 /// every logical thread, so its barriers order nothing, and no scratch checker
 /// records the block (the checker is shown the GPU's scratch accesses). Those
 /// loops run the same operations in the same order as the per-thread phases.
+/// The perf tools' knob SCRATCHKIT_HOST_LOOPS=off turns them off, for comparison.
 template <class BlockT>
 KOKKOS_INLINE_FUNCTION bool host_direct(const BlockT& b) {
   if constexpr (BlockT::is_gpu) {
     (void)b;
     return false;
   } else {
-    return b.team().team_size() == 1 && !SCRATCHKIT_SCRATCH_RECORDING();
+    return b.impl_host_direct();
   }
 }
 }  // namespace detail

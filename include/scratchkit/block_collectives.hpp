@@ -18,6 +18,9 @@
 /// scans' Kogge-Stone rounds, the warp reductions' shuffle tree, the folds of
 /// the warps' totals), so every result, floats included, has the same bits
 /// on every backend and in the native CUDA twins (src/cuda/collectives.cu).
+/// One exception, with the same bits: on one member per block
+/// (detail::host_direct) an integer scan of items is one pass in element order
+/// (integer operators do not round, so the bracketing changes nothing).
 #pragma once
 
 #include <scratchkit/detail/macros.hpp>
@@ -27,6 +30,7 @@
 #include <scratchkit/warp.hpp>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace scratchkit {
 
@@ -292,6 +296,20 @@ class BlockScan : public detail::WarpSlots<T, MaxThreads> {
   template <class BlockT, int M, int N, class Op>
   KOKKOS_INLINE_FUNCTION void inclusive_scan(const BlockT& b, PerThread<Items<T, N>, BlockT, M>& items,
                                              const Op& op) const {
+    if constexpr (!BlockT::is_gpu && std::is_integral<T>::value) if (detail::host_direct(b)) {
+      // Integers: one pass over the tile in element order. Any bracketing of an
+      // associative operator on integers gives the same bits (no rounding), and
+      // the earlier elements stay the left operand.
+      Items<T, N>* it = items.impl_data();
+      const int n     = b.num_threads();
+      T acc           = it[0][0];
+      for (int r = 0; r < n; ++r)
+        for (int i = (r == 0 ? 1 : 0); i < N; ++i) {
+          acc      = op(acc, it[r][i]);
+          it[r][i] = acc;
+        }
+      return;
+    }
     PerThread<T, BlockT, M> p(b);
     thread_totals(b, items, p, op);
     detail::block_exclusive_prefix<max_warps>(b, p, m_s, op);
@@ -311,6 +329,19 @@ class BlockScan : public detail::WarpSlots<T, MaxThreads> {
   template <class BlockT, int M, int N, class Op>
   KOKKOS_INLINE_FUNCTION void exclusive_scan(const BlockT& b, PerThread<Items<T, N>, BlockT, M>& items,
                                              const T& init, const Op& op) const {
+    if constexpr (!BlockT::is_gpu && std::is_integral<T>::value) if (detail::host_direct(b)) {
+      // Integers: one pass in element order, as inclusive_scan.
+      Items<T, N>* it = items.impl_data();
+      const int n     = b.num_threads();
+      T acc           = init;
+      for (int r = 0; r < n; ++r)
+        for (int i = 0; i < N; ++i) {
+          const T x = it[r][i];
+          it[r][i]  = acc;
+          acc       = op(acc, x);
+        }
+      return;
+    }
     PerThread<T, BlockT, M> p(b);
     thread_totals(b, items, p, op);
     detail::block_exclusive_prefix<max_warps>(b, p, m_s, op);

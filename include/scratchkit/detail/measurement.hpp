@@ -26,6 +26,8 @@ struct MeasurementKnobs {
   /// Host backends, one member per block: the phase loop over x, y, z for every block, not the
   /// vectorisable counted loop of 1-D blocks (Block::threads).
   bool host_nested_threads_loop = false;
+  /// Host backends: the per-thread phases everywhere, never the plain loops of detail::host_direct.
+  bool host_per_thread_phases = false;
 };
 
 /// The process's overrides (one object for the library and its callers).

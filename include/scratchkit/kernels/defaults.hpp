@@ -46,18 +46,15 @@ struct GpuVariantPolicy {
 /// several times faster there. Sums go through the tree: its load phase and its halving
 /// phases are unit-stride loops over the logical threads, which the compiler vectorises
 /// (Block::threads), while the grid-stride loop's per-thread partials pass through PerThread
-/// arrays (docs/performance.md, "On a CPU"). A double 1-D stencil runs faster through the plain halo tile
-/// than through the vectorised tile (more bytes per logical thread for the same loop); the
-/// 3-D stencil's halo tile has a row-by-row host path (detail::host_direct) that the
-/// register ring, built around one thread's z column, does not. Privatised histogram bins cost a zeroing and a merge of every bin
+/// arrays (docs/performance.md, "On a CPU"). The 1-D and 3-D stencils' halo tiles have
+/// host paths over whole rows (detail::host_direct) that the vectorised 1-D tile and the
+/// 3-D register ring, built around one thread's outputs, do not. Privatised histogram bins cost a zeroing and a merge of every bin
 /// per block: with many bins that is more than the atomics they save; with few bins
 /// the global atomics of several threads contend for the same counters.
 struct HostVariantPolicy {
   static constexpr GemmVariant gemm(int /*elem_bytes*/) { return GemmVariant::tiled; }
   static constexpr ReduceVariant reduce(int /*elem_bytes*/) { return ReduceVariant::tree; }
-  static constexpr Stencil1DVariant stencil_1d(int elem_bytes) {
-    return elem_bytes <= 4 ? Stencil1DVariant::vectorized : Stencil1DVariant::halo_tile;
-  }
+  static constexpr Stencil1DVariant stencil_1d(int /*elem_bytes*/) { return Stencil1DVariant::halo_tile; }
   static constexpr Stencil3DVariant stencil_3d(int /*elem_bytes*/) { return Stencil3DVariant::tile_2d_halo; }
   static constexpr TransposeVariant transpose(int /*elem_bytes*/) { return TransposeVariant::tiled_padded; }
   static constexpr int histogram_shared_max_bins = 4096;
@@ -90,9 +87,16 @@ constexpr Variant default_variant_of(int bins = 0) {
   }
 }
 
-/// The default variant of a kernel on exec's space for elements of type Value (default_variant_of).
+/// The default variant of a kernel on exec's space for elements of type Value: default_variant_of,
+/// except the histogram on a host instance of one thread, which takes global_atomic at any bin
+/// count (no other thread contends for a counter, so privatised bins only add their zeroing and
+/// merge; docs/performance.md, "On a CPU").
 template <class Variant, class Value = float, class ExecSpace>
-Variant default_variant(const ExecSpace&, int bins = 0) {
+Variant default_variant(const ExecSpace& exec, int bins = 0) {
+  if constexpr (std::is_same<Variant, HistogramVariant>::value && !detail::is_gpu_space<ExecSpace>::value) {
+    if (exec.concurrency() == 1) return HistogramVariant::global_atomic;
+  }
+  (void)exec;
   return default_variant_of<Variant, ExecSpace, Value>(bins);
 }
 

@@ -19,8 +19,9 @@
 /// the warps' totals), so every result, floats included, has the same bits
 /// on every backend and in the native CUDA twins (src/cuda/collectives.cu).
 /// One exception, with the same bits: on one member per block
-/// (detail::host_direct) an integer scan of items is one pass in element order
-/// (integer operators do not round, so the bracketing changes nothing).
+/// (detail::host_direct) an integer scan of items and an integer block
+/// reduction are one pass in element order (integer operators do not round,
+/// so the bracketing changes nothing).
 #pragma once
 
 #include <scratchkit/detail/macros.hpp>
@@ -200,13 +201,19 @@ class BlockReduce : public detail::WarpSlots<T, MaxThreads> {
                                         bool to_all) const {
     const int W = b.warp_size();
     if constexpr (!BlockT::is_gpu) if (detail::host_direct(b)) {  // nothing of it in a GPU pass
-      // Each warp's tree, then its total folded in rank order (detail::host_direct).
+      // Each warp's tree, then its total folded in rank order (detail::host_direct);
+      // integers: one fold in rank order (no rounding: the tree's bracketing changes no bit).
       T* x        = v.impl_data();
       const int n = b.num_threads();
       T acc{};
-      for (int base = 0; base < n; base += W) {
-        detail::host_warp_reduce_lanes(x + base, W, n - base < W ? n - base : W, op);
-        acc = base == 0 ? x[0] : op(acc, x[base]);
+      if constexpr (std::is_integral<T>::value) {
+        acc = x[0];
+        for (int r = 1; r < n; ++r) acc = op(acc, x[r]);
+      } else {
+        for (int base = 0; base < n; base += W) {
+          detail::host_warp_reduce_lanes(x + base, W, n - base < W ? n - base : W, op);
+          acc = base == 0 ? x[0] : op(acc, x[base]);
+        }
       }
       if (to_all)
         for (int r = 0; r < n; ++r) x[r] = acc;

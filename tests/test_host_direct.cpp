@@ -33,10 +33,11 @@ struct TeamSize {
 
 template <class V>
 V random_view(const char* name, std::size_t n0, std::size_t n1 = 1, std::size_t n2 = 1) {
+  const std::string label(name);  // Kokkos 3.4 takes a std::string label, not a const char* variable
   V v;
-  if constexpr (V::rank == 1) v = V(name, n0);
-  else if constexpr (V::rank == 2) v = V(name, n0, n1);
-  else v = V(name, n0, n1, n2);
+  if constexpr (V::rank == 1) v = V(label, n0);
+  else if constexpr (V::rank == 2) v = V(label, n0, n1);
+  else v = V(label, n0, n1, n2);
   auto h = Kokkos::create_mirror_view(v);
   test::fill_random(h, test::case_seed(std::string(name).size(), n0, n1 * 1000 + n2));
   Kokkos::deep_copy(v, h);

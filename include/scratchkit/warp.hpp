@@ -75,8 +75,6 @@ KOKKOS_INLINE_FUNCTION void host_warps(const BlockT& b, const F& f) {
     if ((t.rank & (W - 1)) == 0) f(t.rank, n - t.rank < W ? n - t.rank : W);
   });
 }
-/// A Thread that only names its rank: what PerThread indexes by.
-KOKKOS_INLINE_FUNCTION Thread rank_thread(int rank) { return Thread{0, 0, 0, rank}; }
 /// warp_reduce's rounds over the lanes x[0 .. width) of one warp of W lanes.
 template <class T, class Op>
 KOKKOS_INLINE_FUNCTION void host_warp_reduce_lanes(T* x, int W, int width, const Op& op) {

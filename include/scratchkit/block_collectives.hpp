@@ -19,9 +19,10 @@
 /// the warps' totals), so every result, floats included, has the same bits
 /// on every backend and in the native CUDA twins (src/cuda/collectives.cu).
 /// One exception, with the same bits: on one member per block
-/// (detail::host_direct) an integer scan of items and an integer block
-/// reduction are one pass in element order (integer operators do not round,
-/// so the bracketing changes nothing).
+/// (detail::host_direct) an integer scan of items, and an integer block
+/// reduction under the library's sum (detail::integer_fold_ok), are one pass
+/// in element order (integer operators do not round, so the bracketing
+/// changes nothing).
 #pragma once
 
 #include <scratchkit/detail/macros.hpp>
@@ -60,6 +61,12 @@ KOKKOS_INLINE_FUNCTION void require_block_within(const BlockT& b) {
                      "scratchkit: a block collective (BlockReduce, BlockScan, BlockExchange) in a block of more "
                      "threads than its MaxThreads");
 }
+
+/// Operators a block reduction on integers may fold in rank order instead of
+/// the tree: commutative ones (the library's sums specialise it); any other
+/// operator keeps the tree's order, which the model tests pin.
+template <class Op>
+struct integer_fold_ok : std::false_type {};
 
 /// op over s[0 .. count), left to right (count >= 1): the warps' totals folded
 /// in rank order. MaxCount bounds count at compile time, so GPU compilers
@@ -202,11 +209,12 @@ class BlockReduce : public detail::WarpSlots<T, MaxThreads> {
     const int W = b.warp_size();
     if constexpr (!BlockT::is_gpu) if (detail::host_direct(b)) {  // nothing of it in a GPU pass
       // Each warp's tree, then its total folded in rank order (detail::host_direct);
-      // integers: one fold in rank order (no rounding: the tree's bracketing changes no bit).
+      // integers under a commutative operator: one fold in rank order (no rounding:
+      // the tree's bracketing and order change no bit).
       T* x        = v.impl_data();
       const int n = b.num_threads();
       T acc{};
-      if constexpr (std::is_integral<T>::value) {
+      if constexpr (std::is_integral<T>::value && detail::integer_fold_ok<Op>::value) {
         acc = x[0];
         for (int r = 1; r < n; ++r) acc = op(acc, x[r]);
       } else {

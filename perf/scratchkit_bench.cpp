@@ -293,6 +293,9 @@ int main(int argc, char** argv) {
   std::vector<char*> args(argv, argv + argc);
   std::string device_arg;
 #ifdef SCRATCHKIT_BENCH_MPI
+  // --help answers before MPI starts: it must work outside mpiexec and without a network.
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) parse(argc, argv);
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);

@@ -8,6 +8,9 @@
 # Environment: BUILD_DIR (default build, or build-test for `test`), JOBS
 # (default: all cores), CMAKE_ARGS (extra configure arguments, e.g.
 # "-DKokkos_ROOT=/opt/kokkos-cuda"), SCRATCHKIT_SKIP_APT=1 to install nothing.
+#
+# apt prints one line per step; its whole output goes to <build dir>/quickstart-apt.log (the
+# script names it). Then the configure summary, the build's progress and the result.
 set -euo pipefail
 
 mode="${1:-}"
@@ -22,6 +25,31 @@ src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jobs="${JOBS:-$(nproc)}"
 
 say() { printf '\n== %s\n' "$*"; }
+
+if [ "$mode" = main ]; then
+  dir="${BUILD_DIR:-$src/build}"
+else
+  dir="${BUILD_DIR:-$src/build-test}"
+fi
+apt_log="$dir/quickstart-apt.log"
+
+# One line for an apt step: "  <what> ... done"; its output goes to $apt_log, whose last
+# lines are shown if it fails.
+apt_step() {
+  local what="$1"
+  shift
+  printf '  %s ... ' "$what"
+  printf '\n$ %s\n' "$*" >>"$apt_log"
+  local rc=0
+  "$@" >>"$apt_log" 2>&1 </dev/null || rc=$?
+  if [ "$rc" = 0 ]; then
+    echo "done"
+  else
+    echo "FAILED (exit $rc); the last lines of $apt_log:"
+    tail -n 20 "$apt_log" >&2
+    exit "$rc"
+  fi
+}
 
 missing_packages() {
   local p
@@ -70,11 +98,16 @@ install_dependencies() {
     echo "deb ${mirror%/} bookworm-backports main" >/etc/apt/sources.list.d/scratchkit-bookworm-backports.list
   fi
   say "installing: $(echo $need_base $need_bp)"
-  apt-get update -qq
+  mkdir -p "$dir"
+  : >"$apt_log"
+  echo "  (apt's output: $apt_log)"
+  apt_step "apt-get update" apt-get update
   # shellcheck disable=SC2086
-  [ -z "$need_base" ] || apt-get install -y -qq --no-install-recommends $need_base
-  # shellcheck disable=SC2086
-  [ -z "$need_bp" ] || apt-get install -y -qq --no-install-recommends -t bookworm-backports $need_bp
+  [ -z "$need_base" ] || apt_step "apt-get install $(echo $need_base | wc -w) packages" \
+    apt-get install -y --no-install-recommends $need_base
+  # shellcheck disable=SC2086,SC2116
+  [ -z "$need_bp" ] || apt_step "apt-get install -t bookworm-backports $(echo $need_bp)" \
+    apt-get install -y --no-install-recommends -t bookworm-backports $need_bp
 }
 
 configure_and_build() {
@@ -89,7 +122,6 @@ configure_and_build() {
 
 install_dependencies
 if [ "$mode" = main ]; then
-  dir="${BUILD_DIR:-$src/build}"
   configure_and_build "$dir" -DSCRATCHKIT_ENABLE_TESTS=OFF
   results="${RESULTS_DIR:-$dir/results}"
   mkdir -p "$results"
@@ -109,8 +141,8 @@ if [ "$mode" = main ]; then
   py=python3
   [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
   "$py" "$src/perf/report.py" "$results/bench.json" --out "$results" --plots --require-pass
+  say "result: every comparison row PASSED; summary in $results/summary.md"
 else
-  dir="${BUILD_DIR:-$src/build-test}"
   # The suite runs with scratch bounds checks on, with the MPI mode (a 2-rank test), and on a
   # shared library (the install test installs it and runs consumers on it). Where nvcc is
   # found, the native CUDA kernels are built too, whatever Kokkos has: they compile and link
@@ -124,5 +156,12 @@ else
   configure_and_build "$dir" -DSCRATCHKIT_ENABLE_TESTS=ON -DSCRATCHKIT_ENABLE_BOUNDS_CHECK=ON \
     -DSCRATCHKIT_ENABLE_MPI=ON -DBUILD_SHARED_LIBS=ON "${cuda[@]}"
   say "test suite"
-  ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+  rc=0
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs" || rc=$?
+  if [ "$rc" = 0 ]; then
+    say "result: every test passed or was skipped (ctest --test-dir $dir)"
+  else
+    say "result: ctest exit $rc: see the failures above, or $dir/Testing/Temporary/LastTest.log"
+    exit "$rc"
+  fi
 fi

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <string>
+#include <type_traits>
 
 namespace scratchkit {
 
@@ -174,7 +175,8 @@ class Block {
 
   /// The block of linear index `rank` (x + gx*(y + gy*z)) on `team`: the
   /// team's league rank, or one of the consecutive blocks a team runs when
-  /// the launch gives a team several (LaunchBounds' TeamLoop).
+  /// the launch gives a team several (LaunchBounds' TeamLoop). launch() constructs it; a
+  /// kernel receives it as `const Block& b`.
   KOKKOS_INLINE_FUNCTION Block(const member_type& team, const detail::BlockGeometry& geo, char* base, int rank)
       : m_team(team), m_geo(geo), m_base(base), m_rank(rank), m_cursor(0), m_in_threads(false) {
     const int lx = geo.grid_x.div(rank);
@@ -183,19 +185,19 @@ class Block {
     if (is_gpu) m_self = thread_of(team.team_rank());
   }
 
-  /// blockDim
+  /// `Dim3 block_dim() const`: blockDim.
   KOKKOS_INLINE_FUNCTION Dim3 block_dim() const { return m_geo.block; }
-  /// gridDim
+  /// `Dim3 grid_dim() const`: gridDim.
   KOKKOS_INLINE_FUNCTION Dim3 grid_dim() const { return m_geo.grid; }
-  /// blockIdx
+  /// `Dim3 block_idx() const`: blockIdx.
   KOKKOS_INLINE_FUNCTION Dim3 block_idx() const { return m_idx; }
-  /// The block's linear index, blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z):
+  /// `int block_rank() const`: the block's linear index, blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z):
   /// what a kernel on a 1-D grid uses as its block number. Not the team's
   /// league rank when a team runs several blocks (LaunchBounds' TeamLoop).
   KOKKOS_INLINE_FUNCTION int block_rank() const { return m_rank; }
-  /// blockDim.x * blockDim.y * blockDim.z
+  /// `int num_threads() const`: blockDim.x * blockDim.y * blockDim.z.
   KOKKOS_INLINE_FUNCTION int num_threads() const { return m_nthreads; }
-  /// Logical threads per warp: consecutive ranks [w * warp_size(), (w + 1) * warp_size())
+  /// `int warp_size() const`: logical threads per warp: consecutive ranks [w * warp_size(), (w + 1) * warp_size())
   /// form warp w, as on a GPU. The hardware's on a GPU (a compile-time
   /// constant: 32 on NVIDIA, 64 on AMD CDNA); on host backends the
   /// host_warp_size() of the launch (32 unless set_host_warp_size(64)).
@@ -203,15 +205,20 @@ class Block {
     if constexpr (is_gpu) return max_warp_size;
     return m_geo.warp;
   }
-  /// Bytes of the dynamic pool (LaunchParams::shared_mem_bytes).
+  /// `std::size_t dynamic_shared_bytes() const`: bytes of the dynamic pool (LaunchParams::shared_mem_bytes).
   KOKKOS_INLINE_FUNCTION std::size_t dynamic_shared_bytes() const { return m_geo.dynamic_bytes; }
-  /// The Kokkos team this block runs on. Its league_rank() is the block's
+  /// `const member_type& team() const`: the Kokkos team this block runs on. Its league_rank() is the block's
   /// linear index only when each team runs one block: use block_rank(). On CUDA, Kokkos team collectives that use its
   /// per-team shared space (team_broadcast, team_scan) need that space, which
   /// a measurement override of the block driver removes (detail/cuda_block_launch.hpp).
   KOKKOS_INLINE_FUNCTION const member_type& team() const { return m_team; }
 
-  /// Runs f(Thread) once for every logical thread of the block.
+  /// `void threads(const F& f) const`, f callable as `f(const scratchkit::Thread& t)` (its
+  /// result ignored): runs f once for every logical thread of the block, t its coordinates.
+  /// Called from the kernel body, never inside another threads(...) or once(...).
+  /// \code
+  /// b.threads([&](const scratchkit::Thread& t) { s[t.rank] = in(t.gx); });
+  /// \endcode
   template <class F>
   KOKKOS_INLINE_FUNCTION void threads(const F& f) const {
     enter_threads();
@@ -258,23 +265,36 @@ class Block {
     leave_threads();
   }
 
-  /// Runs f() once per block, as logical thread 0 (CUDA's `if (threadIdx == 0)`).
+  /// `void once(const F& f) const`, f callable as `f()`, with no argument (its result
+  /// ignored): runs f once per block, as logical thread 0 (CUDA's `if (threadIdx.x == 0)`).
+  /// Unlike threads(f), f takes no Thread (a callable that takes one is refused by a
+  /// static_assert); for the thread's coordinates use threads(f) and test `t.rank == 0`.
+  /// Called from the kernel body, never inside threads(...).
+  /// \code
+  /// b.once([&]() { out(b.block_rank()) = s[0]; });
+  /// \endcode
   template <class F>
   KOKKOS_INLINE_FUNCTION void once(const F& f) const {
-    if constexpr (!is_gpu) {
-      if (impl_host_direct()) {  // no loop to rank 0
-        enter_threads();
-        f();
-        leave_threads();
-        return;
+    static_assert(std::is_invocable_v<const F&>,
+                  "scratchkit: Block::once(f) calls f() with no argument (it runs as logical thread 0): "
+                  "write b.once([&]() { ... }), not b.once([&](const Thread&) { ... }); for a thread's "
+                  "coordinates write b.threads([&](const scratchkit::Thread& t) { if (t.rank == 0) { ... } })");
+    if constexpr (std::is_invocable_v<const F&>) {
+      if constexpr (!is_gpu) {
+        if (impl_host_direct()) {  // no loop to rank 0
+          enter_threads();
+          f();
+          leave_threads();
+          return;
+        }
       }
+      threads([&](const Thread& t) {
+        if (t.rank == 0) f();
+      });
     }
-    threads([&](const Thread& t) {
-      if (t.rank == 0) f();
-    });
   }
 
-  /// Block-wide barrier (__syncthreads). Every logical thread reaches it:
+  /// `void sync() const`: block-wide barrier (__syncthreads), as sync_threads(b). Every logical thread reaches it:
   /// call it from the kernel body, never from inside threads(...).
   KOKKOS_INLINE_FUNCTION void sync() const {
 #ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
@@ -294,7 +314,8 @@ class Block {
     m_team.team_barrier();
   }
 
-  /// Linear rank -> (x, y, z) and its grid coordinates.
+  /// `Thread thread_of(int rank) const`: the logical thread of linear rank `rank`: its
+  /// (x, y, z) and grid coordinates.
   KOKKOS_INLINE_FUNCTION Thread thread_of(int rank) const {
     const int rx = m_geo.block_x.div(rank);
     Thread t{rank - rx * m_geo.block.x, m_geo.block_y.mod(rx), m_geo.block_y.div(rx), rank};
@@ -302,7 +323,8 @@ class Block {
     t.gx = g0.x + t.x, t.gy = g0.y + t.y, t.gz = g0.z + t.z;
     return t;
   }
-  /// blockIdx * blockDim: the grid coordinates of the block's thread (0, 0, 0).
+  /// `Dim3 grid_origin() const`: blockIdx * blockDim, the grid coordinates of the block's
+  /// thread (0, 0, 0).
   KOKKOS_INLINE_FUNCTION Dim3 grid_origin() const {
     return Dim3(m_idx.x * m_geo.block.x, m_idx.y * m_geo.block.y, m_idx.z * m_geo.block.z);
   }

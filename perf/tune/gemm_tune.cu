@@ -205,6 +205,7 @@ void tune(const std::vector<int>& sizes, cublasHandle_t h) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (::scratchkit::tune::wants_help(argc, argv, "[--double|--float] [--small|--split|--fit] [n ...]  (default 4096 8192)")) return 0;
   std::vector<int> sizes;
   bool want_float = true, want_double = true, small = false, split = false, fit = false;
   for (int i = 1; i < argc; ++i) {

@@ -251,6 +251,7 @@ void time_all(const Problem& p, std::vector<Candidate>& cs, int rounds) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (::scratchkit::tune::wants_help(argc, argv, "[log2 n]  (default 28; SCRATCHKIT_TUNE_OFFSET, SCRATCHKIT_TUNE_ROUNDS)")) return 0;
   const int lg          = argc > 1 ? std::atoi(argv[1]) : 28;
   const long long n     = 1LL << lg;
   const char* off_env   = std::getenv("SCRATCHKIT_TUNE_OFFSET");

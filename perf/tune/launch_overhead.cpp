@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace scratchkit {
@@ -83,6 +84,11 @@ void empty_grid(const View& v) {
 }  // namespace scratchkit
 
 int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::printf("usage: %s [repetitions] [Kokkos options]  (default 20000)\n", argv[0]);
+      return 0;
+    }
   scratchkit::perf::set_measurement_knobs_from_environment();
   Kokkos::ScopeGuard guard(argc, argv);
   using namespace scratchkit;

@@ -153,7 +153,8 @@ __global__ void __launch_bounds__(128) param_lines(const __grid_constant__ Param
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (::scratchkit::tune::wants_help(argc, argv, "(no arguments: FFMA, DFMA, FP64 mma.sync rates, L2 read bandwidth, parameter-line cost)")) return 0;
   cudaDeviceProp prop{};
   TUNE_CUDA(cudaGetDeviceProperties(&prop, 0));
   std::printf("Device: %s, %d SMs, CC %d.%d, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.major,

@@ -468,6 +468,7 @@ void tune(std::size_t n, std::size_t off, int rounds, const Device& dev) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (::scratchkit::tune::wants_help(argc, argv, "[n]  (default 2^28; SCRATCHKIT_TUNE_OFFSET, _ROUNDS, _TYPES)")) return 0;
   long long n_arg = argc > 1 ? std::atoll(argv[1]) : 28;
   if (n_arg < 0) n_arg = 0;
   const std::size_t n   = n_arg < 64 ? std::size_t(1) << n_arg : static_cast<std::size_t>(n_arg);

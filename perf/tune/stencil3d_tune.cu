@@ -184,6 +184,7 @@ using RingA = Stencil3DZsShape<BY, RX, RY, ZC, MB, MB, ST, 0, 1>;
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (::scratchkit::tune::wants_help(argc, argv, "[n ...]  (default 512; SCRATCHKIT_TUNE_OFFSET=B[,B...], SCRATCHKIT_TUNE_SET=wide|alt)")) return 0;
   std::vector<int> sizes;
   for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
   if (sizes.empty()) sizes = {512};

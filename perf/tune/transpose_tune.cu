@@ -191,6 +191,7 @@ void tune(const std::vector<int>& sizes) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (::scratchkit::tune::wants_help(argc, argv, "[n ...]  (default 16384; SCRATCHKIT_TUNE_OFFSET=B, _OFFSET_OUT, _NO_SHIFT, _NO_POISON)")) return 0;
   std::vector<int> sizes;
   for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
   if (sizes.empty()) sizes = {16384};

@@ -28,6 +28,18 @@ inline void cuda_check(cudaError_t e, const char* what) {
 }
 #define TUNE_CUDA(expr) ::scratchkit::tune::cuda_check((expr), #expr)
 
+/// --help or -h among the arguments: prints "usage: <argv[0]> <usage>" and returns true (the
+/// tool then exits 0 without touching the GPU; tests/install's installed_cuda_tools starts
+/// every installed tool this way, which is enough for the loader to find the CUDA runtime).
+inline bool wants_help(int argc, char** argv, const char* usage) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::printf("usage: %s %s\n", argv[0], usage);
+      return true;
+    }
+  return false;
+}
+
 /// The 64-bit hash of (seed, i) behind the tuners' inputs: the same inputs every run.
 __device__ __forceinline__ unsigned long long input_hash(long long i, unsigned seed) {
   unsigned long long h = (static_cast<unsigned long long>(i) + 1) * 0x9e3779b97f4a7c15ULL ^ seed;

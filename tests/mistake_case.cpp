@@ -89,6 +89,32 @@ void shared_index_out_of_bounds() {
          });
 }
 
+// A phase over a box that does not fit the block (4 x 4 box, 5 x 3 block).
+template <class Exec>
+void threads_box_past_block() {
+  using B = Block<Exec>;
+  Kokkos::View<float*, typename Exec::memory_space> out("out", 16);
+  launch(Exec(), "mistake::threads_box_past_block", LaunchParams(Dim3(1), Dim3(5, 3)), KOKKOS_LAMBDA(const B& b) {
+    b.threads({4, 4}, [&](const Thread& th) { out(th.x + 4 * th.y) = 1.0f; });
+  });
+}
+
+// A shape index past its extent: (0, 5) in a 4 x 5 shape (element 5 is inside the array).
+template <class Exec>
+void shape_index_out_of_bounds() {
+  using B = Block<Exec>;
+  using A = SharedArray<float, 20>;
+  Kokkos::View<float*, typename Exec::memory_space> out("out", 1);
+  launch(Exec(), "mistake::shape_index_out_of_bounds", LaunchParams(Dim3(1), Dim3(1)).uses<A>(),
+         KOKKOS_LAMBDA(const B& b) {
+           A a(b);
+           const auto m = a.shape<4, 5>();
+           b.threads([&](const Thread& th) { m(th.rank, 5) = 1.0f; });
+           sync_threads(b);
+           b.threads([&](const Thread& th) { out(th.rank) = a[th.rank]; });
+         });
+}
+
 template <class Exec>
 bool run(const std::string& which) {
   if (which == "partition_past_pool")
@@ -99,6 +125,10 @@ bool run(const std::string& which) {
     per_thread_too_small<Exec>();
   else if (which == "shared_index_out_of_bounds")
     shared_index_out_of_bounds<Exec>();
+  else if (which == "threads_box_past_block")
+    threads_box_past_block<Exec>();
+  else if (which == "shape_index_out_of_bounds")
+    shape_index_out_of_bounds<Exec>();
   else
     return false;
   Exec().fence();

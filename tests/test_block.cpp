@@ -236,3 +236,97 @@ TEMPLATE_LIST_TEST_CASE("Host backends run blocks with the warp size chosen, GPU
   STATIC_CHECK(Block<Kokkos::HIP>::max_warp_size == 64);
 #endif
 }
+
+namespace {
+
+// For each logical thread: how often a phase over `box` ran it (units; 100 more where its
+// coordinates were wrong), then 1000 x (1 + what the box phase wrote to its scratch slot).
+template <class Exec>
+void box_phases(const Kokkos::View<int**, typename Exec::memory_space>& out, Dim3 block, Dim3 box) {
+  using B = Block<Exec>;
+  using A = SharedArray<int, 512>;
+  launch(Exec(), "test::box_phases", LaunchParams(Dim3(2, 1, 1), block).uses<A>(), KOKKOS_LAMBDA(const B& b) {
+    A a(b);
+    const int blk = b.block_idx().x;
+    b.threads([&](const Thread& t) {
+      out(blk, t.rank) = 0;
+      a[t.rank]        = -1;
+    });
+    sync_threads(b);
+    b.threads(box, [&](const Thread& t) {
+      const bool right = t.rank == t.x + b.block_dim().x * (t.y + b.block_dim().y * t.z) &&
+                         t.gx == blk * b.block_dim().x + t.x && t.gy == t.y && t.gz == t.z;
+      out(blk, t.rank) += 1 + (right ? 0 : 100);
+      a[t.rank] = t.x + 10 * t.y + 100 * t.z;
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) { out(blk, t.rank) += 1000 * (a[t.rank] + 1); });
+  });
+  Exec().fence();
+}
+
+// A 3 x 4 x 5 shape at offset 7 of a scratch array: the element (i, j, k) is array[7 + (i * 4 + j) * 5 + k].
+template <class Exec>
+void shaped(const Kokkos::View<int*, typename Exec::memory_space>& out) {
+  using B = Block<Exec>;
+  using A = SharedArray<int, 80>;
+  launch(Exec(), "test::shaped", LaunchParams(Dim3(1), Dim3(5, 4, 3)).uses<A>(), KOKKOS_LAMBDA(const B& b) {
+    A a(b);
+    const auto s = a.shape<3, 4, 5>(7);
+    b.threads([&](const Thread& t) {
+      a[t.rank] = -1;
+      if (t.rank < 20) a[60 + t.rank] = -1;
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) { s(t.z, t.y, t.x) = t.x + 10 * t.y + 100 * t.z; });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      out(t.rank) = a[t.rank];
+      if (t.rank < 20) out(60 + t.rank) = a[60 + t.rank];
+    });
+  });
+  Exec().fence();
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("threads(box, f) runs the logical threads inside the box once each, and no other",
+                        "[layer][block][box]", test::Spaces) {
+  using Exec = TestType;
+  struct Case { Dim3 block, box; };
+  for (const Case c : {Case{Dim3(5, 5), Dim3(4, 4)}, Case{Dim3(5, 5), Dim3(5, 4)}, Case{Dim3(4, 4, 4), Dim3(3, 4, 2)},
+                       Case{Dim3(64), Dim3(37)}, Case{Dim3(7, 3), Dim3(7, 3)}, Case{Dim3(8, 8), Dim3(0, 8)},
+                       Case{Dim3(16, 16, 2), Dim3(16, 9, 1)}}) {
+    const int n = static_cast<int>(c.block.count());
+    CAPTURE(Exec::name(), c.block.x, c.block.y, c.block.z, c.box.x, c.box.y, c.box.z);
+    Kokkos::View<int**, typename Exec::memory_space> out("out", 2, n);
+    box_phases<Exec>(out, c.block, c.box);
+    auto h  = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    int bad = 0;
+    for (int blk = 0; blk < 2; ++blk)
+      for (int r = 0; r < n; ++r) {
+        const int x = r % c.block.x, y = (r / c.block.x) % c.block.y, z = r / (c.block.x * c.block.y);
+        const bool in = x < c.box.x && y < c.box.y && z < c.box.z;
+        const int want = in ? 1 + 1000 * (x + 10 * y + 100 * z + 1) : 0;
+        bad += h(blk, r) != want;
+      }
+    CHECK(bad == 0);
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("SharedArray::shape views the array row-major from its offset", "[layer][shared_array][shape]",
+                        test::Spaces) {
+  using Exec = TestType;
+  Kokkos::View<int*, typename Exec::memory_space> out("out", 80);
+  shaped<Exec>(out);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  std::vector<int> want(80, -1);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 5; ++k) want[7 + (i * 4 + j) * 5 + k] = k + 10 * j + 100 * i;
+  int bad = 0;
+  for (int e = 0; e < 80; ++e) bad += h(e) != want[e];
+  CHECK(bad == 0);
+  using S = SharedShape<SharedArray<int, 80>, 3, 4, 5>;
+  static_assert(S::rank == 3 && S::extent(0) == 3 && S::extent(2) == 5, "SharedShape: rank and extents");
+}

@@ -90,6 +90,8 @@ const std::vector<Mistake>& mistakes() {
       {"array_missing_from_uses", {"of 128 bytes at offset 256", "past the 256 bytes", "uses<...>()"}},
       {"per_thread_too_small", {"MaxThreads = 64>", "block of 128 threads"}},
       {"shared_index_out_of_bounds", {"SharedArray index", "out of bounds [0, 32)"}},
+      {"threads_box_past_block", {"threads(box (4, 4, 1))", "block of (5, 3, 1)"}},
+      {"shape_index_out_of_bounds", {"shape index 5", "out of bounds [0, 5)", "dimension 1"}},
   };
   return m;
 }

@@ -9,8 +9,7 @@
 // [count-begin]
 constexpr int D1 = 4, Q1 = 5;                       // dofs, quadrature points per direction
 using Basis = SharedArray<double, Q1 * D1>;         // B as [q][d], Bt as [d][q]
-using Cube  = SharedArray<double, Q1 * Q1 * Q1>;    // reused under the phases' shapes [z][ny][nx]
-KOKKOS_INLINE_FUNCTION int at(int z, int y, int x, int ny, int nx) { return (z * ny + y) * nx + x; }
+using Cube  = SharedArray<double, Q1 * Q1 * Q1>;    // reused under the phases' shapes
 
 void mass3dpa_layer(const CVec& B, const CVec& Bt, const CVec& D, const CVec& X, const Vec& Y, int NE) {
   auto p = LaunchParams(NE, {Q1, Q1}).uses<Basis, Basis, Cube, Cube>();
@@ -18,57 +17,62 @@ void mass3dpa_layer(const CVec& B, const CVec& Bt, const CVec& D, const CVec& X,
   launch<scratchkit::LaunchBounds<Q1 * Q1, 32>>(Exec(), "rajaperf::mass3dpa", p, KOKKOS_LAMBDA(const Block& b) {
     Basis bq(b), bt(b);
     Cube s0(b), s1(b);
+    const auto Bq  = bq.shape<Q1, D1>();  // the cubes under each phase's shape, MFEM's names
+    const auto Bt_ = bt.shape<D1, Q1>();
+    const auto Xs  = s0.shape<D1, D1, D1>();
+    const auto DDQ = s1.shape<D1, D1, Q1>();
+    const auto DQQ = s0.shape<D1, Q1, Q1>();
+    const auto QQQ = s1.shape<Q1, Q1, Q1>();
+    const auto QQD = s0.shape<Q1, Q1, D1>();
+    const auto QDD = s1.shape<Q1, D1, D1>();
     const int e = b.block_idx().x;
-    b.threads([&](const Thread& t) {  // x into s0 as [dz][dy][dx] (X's own layout); B, Bt
+    b.threads([&](const Thread& t) {  // x into Xs as [dz][dy][dx] (X's own layout)
       for (int i = t.rank; i < D1 * D1 * D1; i += Q1 * Q1) s0[i] = X(i + D1 * D1 * D1 * e);
-      if (t.y >= D1) return;
-      bq[t.x * D1 + t.y] = B(t.x + Q1 * t.y);   // B(q, d), q = x, d = y
-      bt[t.y * Q1 + t.x] = Bt(t.x + D1 * t.y);  // Bt(d, q), read where the suite reads it
+    });
+    b.threads({Q1, D1}, [&](const Thread& t) {
+      Bq(t.x, t.y)  = B(t.x + Q1 * t.y);   // B(q, d), q = x, d = y
+      Bt_(t.y, t.x) = Bt(t.x + D1 * t.y);  // Bt(d, q), read where the suite reads it
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over dx: s1 as [dz][dy][qx]
-      if (t.y >= D1) return;
+    b.threads({Q1, D1}, [&](const Thread& t) {  // over dx
       double u[D1] = {};
       for (int dx = 0; dx < D1; ++dx)
-        for (int dz = 0; dz < D1; ++dz) u[dz] += s0[at(dz, t.y, dx, D1, D1)] * bq[t.x * D1 + dx];
-      for (int dz = 0; dz < D1; ++dz) s1[at(dz, t.y, t.x, D1, Q1)] = u[dz];
+        for (int dz = 0; dz < D1; ++dz) u[dz] += Xs(dz, t.y, dx) * Bq(t.x, dx);
+      for (int dz = 0; dz < D1; ++dz) DDQ(dz, t.y, t.x) = u[dz];
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over dy: s0 as [dz][qy][qx]
+    b.threads([&](const Thread& t) {  // over dy
       double u[D1] = {};
       for (int dy = 0; dy < D1; ++dy)
-        for (int dz = 0; dz < D1; ++dz) u[dz] += s1[at(dz, dy, t.x, D1, Q1)] * bq[t.y * D1 + dy];
-      for (int dz = 0; dz < D1; ++dz) s0[at(dz, t.y, t.x, Q1, Q1)] = u[dz];
+        for (int dz = 0; dz < D1; ++dz) u[dz] += DDQ(dz, dy, t.x) * Bq(t.y, dy);
+      for (int dz = 0; dz < D1; ++dz) DQQ(dz, t.y, t.x) = u[dz];
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over dz, times D: s1 as [qz][qy][qx]
+    b.threads([&](const Thread& t) {  // over dz, times D
       double u[Q1] = {};
       for (int dz = 0; dz < D1; ++dz)
-        for (int qz = 0; qz < Q1; ++qz) u[qz] += s0[at(dz, t.y, t.x, Q1, Q1)] * bq[qz * D1 + dz];
-      for (int qz = 0; qz < Q1; ++qz) s1[at(qz, t.y, t.x, Q1, Q1)] = u[qz] * D(t.x + Q1 * (t.y + Q1 * (qz + Q1 * e)));
+        for (int qz = 0; qz < Q1; ++qz) u[qz] += DQQ(dz, t.y, t.x) * Bq(qz, dz);
+      for (int qz = 0; qz < Q1; ++qz) QQQ(qz, t.y, t.x) = u[qz] * D(t.x + Q1 * (t.y + Q1 * (qz + Q1 * e)));
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over qx: s0 as [qz][qy][dx]
-      if (t.x >= D1) return;
+    b.threads({D1, Q1}, [&](const Thread& t) {  // over qx
       double u[Q1] = {};
       for (int qx = 0; qx < Q1; ++qx)
-        for (int qz = 0; qz < Q1; ++qz) u[qz] += s1[at(qz, t.y, qx, Q1, Q1)] * bt[t.x * Q1 + qx];
-      for (int qz = 0; qz < Q1; ++qz) s0[at(qz, t.y, t.x, Q1, D1)] = u[qz];
+        for (int qz = 0; qz < Q1; ++qz) u[qz] += QQQ(qz, t.y, qx) * Bt_(t.x, qx);
+      for (int qz = 0; qz < Q1; ++qz) QQD(qz, t.y, t.x) = u[qz];
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over qy: s1 as [qz][dy][dx]
-      if (t.x >= D1 || t.y >= D1) return;
+    b.threads({D1, D1}, [&](const Thread& t) {  // over qy
       double u[Q1] = {};
       for (int qy = 0; qy < Q1; ++qy)
-        for (int qz = 0; qz < Q1; ++qz) u[qz] += s0[at(qz, qy, t.x, Q1, D1)] * bt[t.y * Q1 + qy];
-      for (int qz = 0; qz < Q1; ++qz) s1[at(qz, t.y, t.x, D1, D1)] = u[qz];
+        for (int qz = 0; qz < Q1; ++qz) u[qz] += QQD(qz, qy, t.x) * Bt_(t.y, qy);
+      for (int qz = 0; qz < Q1; ++qz) QDD(qz, t.y, t.x) = u[qz];
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over qz: y +=
-      if (t.x >= D1 || t.y >= D1) return;
+    b.threads({D1, D1}, [&](const Thread& t) {  // over qz: y +=
       double u[D1] = {};
       for (int qz = 0; qz < Q1; ++qz)
-        for (int dz = 0; dz < D1; ++dz) u[dz] += s1[at(qz, t.y, t.x, D1, D1)] * bt[dz * Q1 + qz];
+        for (int dz = 0; dz < D1; ++dz) u[dz] += QDD(qz, t.y, t.x) * Bt_(dz, qz);
       for (int dz = 0; dz < D1; ++dz) Y(t.x + D1 * (t.y + D1 * (dz + D1 * e))) += u[dz];
     });
   });

@@ -265,6 +265,60 @@ class Block {
     leave_threads();
   }
 
+  /// `void threads(Dim3 box, const F& f) const`, f callable as `f(const scratchkit::Thread& t)`:
+  /// runs f only for the logical threads inside `box` (x < box.x, y < box.y, z < box.z), t
+  /// their coordinates in the whole block. CUDA's `if (threadIdx.x < nx && threadIdx.y < ny)`
+  /// around a phase (RAJA's `loop` over a range narrower than the block): the phases of a
+  /// finite-element kernel work on D x D or D x Q sub-boxes of a Q x Q block. On a GPU the
+  /// threads outside the box idle; on host backends the loop runs over the box alone, with the
+  /// box's extents as its trip counts (constants when the box is). A box larger than the block
+  /// stops the kernel with both shapes in the message (GPUs: in bounds-checked builds).
+  /// \code
+  /// b.threads({D1, D1}, [&](const scratchkit::Thread& t) { s(t.y, t.x) = x(e, t.y, t.x); });
+  /// \endcode
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void threads(const Dim3& box, const F& f) const {
+    enter_threads();
+    if constexpr (is_gpu) {
+      SCRATCHKIT_BOUNDS_CHECK_V(box.x <= m_geo.block.x && box.y <= m_geo.block.y && box.z <= m_geo.block.z,
+                                "scratchkit: threads(box (%d, %d, %d)) in a block of (%d, %d, %d)", box.x, box.y,
+                                box.z, m_geo.block.x, m_geo.block.y, m_geo.block.z);
+      if (m_self.x < box.x && m_self.y < box.y && m_self.z < box.z) f(m_self);
+    } else {
+      SCRATCHKIT_REQUIRE_V(box.x <= m_geo.block.x && box.y <= m_geo.block.y && box.z <= m_geo.block.z,
+                           "scratchkit: threads(box (%d, %d, %d)) in a block of (%d, %d, %d): the box must fit "
+                           "the block",
+                           box.x, box.y, box.z, m_geo.block.x, m_geo.block.y, m_geo.block.z);
+      if (m_team.team_size() == 1) {
+        const Dim3 g0 = grid_origin();
+        const int bx = m_geo.block.x, by = m_geo.block.y;
+        for (int z = 0; z < box.z; ++z)
+          for (int y = 0; y < box.y; ++y) {
+            const int row = bx * (y + by * z);
+            // One row of the box: consecutive logical threads, vectorisable as the 1-D loop above.
+            SCRATCHKIT_HOST_IVDEP
+            for (int x = 0; x < box.x; ++x) {
+              const Thread t{x, y, z, row + x, g0.x + x, g0.y + y, g0.z + z};
+              SCRATCHKIT_SCRATCH_BEGIN_THREAD(row + x);
+              f(t);
+              SCRATCHKIT_SCRATCH_END_THREAD();
+            }
+          }
+      } else {
+        // Team members own whole warps, as in threads(f).
+        const int ws = m_geo.warp, ts = m_team.team_size();
+        for (int w0 = m_team.team_rank() * ws; w0 < m_nthreads; w0 += ts * ws) {
+          const int w1 = w0 + ws < m_nthreads ? w0 + ws : m_nthreads;
+          for (int r = w0; r < w1; ++r) {
+            const Thread t = thread_of(r);
+            if (t.x < box.x && t.y < box.y && t.z < box.z) f(t);
+          }
+        }
+      }
+    }
+    leave_threads();
+  }
+
   /// `void once(const F& f) const`, f callable as `f()`, with no argument (its result
   /// ignored): runs f once per block, as logical thread 0 (CUDA's `if (threadIdx.x == 0)`).
   /// Unlike threads(f), f takes no Thread (a callable that takes one is refused by a

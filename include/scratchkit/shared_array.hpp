@@ -14,6 +14,9 @@ namespace scratchkit {
 /// Tag: the contents of a scratch array start uninitialised, as in CUDA.
 struct Uninit {};
 
+template <class Array, int... Extents>
+class SharedShape;
+
 /// N elements of T in the block's static scratch region, aligned to Align
 /// bytes (any power of two up to 128; 0: 16 when N * sizeof(T) is a multiple
 /// of 16, as nvcc aligns a `__shared__` array, else alignof(T)).
@@ -67,8 +70,70 @@ class SharedArray {
   KOKKOS_INLINE_FUNCTION T* begin() const { return m_data; }
   KOKKOS_INLINE_FUNCTION T* end() const { return m_data + N; }
 
+  /// The array's elements [offset, offset + E0 * E1 * ...) seen as a row-major E0 x E1 x ...
+  /// array (last index fastest): CUDA's `double (*s)[D][Q] = (double (*)[D][Q]) buf;`, with
+  /// which a kernel reuses one `__shared__` buffer under each phase's shape. Accesses go
+  /// through operator[] (bounds-checked builds check each index; the scratch checker sees
+  /// them). A shape larger than the array does not compile; an offset that runs past it
+  /// stops the kernel in bounds-checked builds.
+  /// \code
+  /// Cube s0(b);                               // SharedArray<double, Q * Q * Q>
+  /// auto x = s0.shape<D, D, D>();             // x(dz, dy, dx)
+  /// auto u = s0.shape<Q, D, Q>();             // the same storage, a later phase's shape
+  /// \endcode
+  template <int... E>
+  KOKKOS_INLINE_FUNCTION SharedShape<SharedArray, E...> shape(std::size_t offset = 0) const {
+    return SharedShape<SharedArray, E...>(*this, offset);
+  }
+
  private:
   T* m_data;
+};
+
+/// A row-major multi-dimensional view of a scratch array's elements (SharedArray::shape).
+template <class Array, int... Extents>
+class SharedShape {
+  static constexpr std::size_t count = (std::size_t(1) * ... * static_cast<std::size_t>(Extents));
+  static_assert(sizeof...(Extents) > 0 && ((Extents > 0) && ...), "SharedShape: extents must be positive");
+  static_assert(count <= Array::size(), "SharedShape: the shape holds more elements than the array");
+
+ public:
+  using value_type = typename Array::value_type;
+  static constexpr int rank = static_cast<int>(sizeof...(Extents));
+
+  KOKKOS_INLINE_FUNCTION SharedShape(const Array& a, std::size_t offset) : m_array(a), m_offset(offset) {
+    SCRATCHKIT_BOUNDS_CHECK_V(offset + count <= Array::size(),
+                              "scratchkit: shape of %lld elements at offset %lld past the array's %lld",
+                              static_cast<long long>(count), static_cast<long long>(offset),
+                              static_cast<long long>(Array::size()));
+  }
+  /// Extent of dimension d.
+  KOKKOS_INLINE_FUNCTION static constexpr int extent(int d) {
+    constexpr int e[] = {Extents...};
+    return e[d];
+  }
+  /// The element (i0, i1, ...), at offset + ((i0 * E1 + i1) * E2 + ...).
+  template <class... I>
+  KOKKOS_INLINE_FUNCTION value_type& operator()(I... i) const {
+    static_assert(sizeof...(I) == sizeof...(Extents), "SharedShape: one index per dimension");
+    return m_array[m_offset + static_cast<std::size_t>(linear<0, Extents...>(0, static_cast<int>(i)...))];
+  }
+
+ private:
+  // Compile-time extents all the way down: the index arithmetic folds to multiplies by constants.
+  template <int D, int E0, int... Er, class... I>
+  KOKKOS_INLINE_FUNCTION static int linear(int acc, int i0, I... rest) {
+    SCRATCHKIT_BOUNDS_CHECK_V(i0 >= 0 && i0 < E0, "scratchkit: shape index %d out of bounds [0, %d) in dimension %d",
+                              i0, E0, D);
+    acc = acc * E0 + i0;  // int arithmetic, as CUDA's: a scratch array is far below 2^31 elements
+    if constexpr (sizeof...(Er) == 0) {
+      return acc;
+    } else {
+      return linear<D + 1, Er...>(acc, rest...);
+    }
+  }
+  Array m_array;
+  std::size_t m_offset;
 };
 
 namespace detail {

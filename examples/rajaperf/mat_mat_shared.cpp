@@ -23,7 +23,11 @@ void mat_mat_shared_layer(int N, const CVec& A, const CVec& B, const Vec& C) {
         Bs(t.y, t.x) = k0 + t.y < N && t.gx < N ? B((k0 + t.y) * N + t.gx) : 0.0;
       });
       sync_threads(b);
-      b.threads([&](const Thread& t) { for (int n = 0; n < TL_SZ; ++n) acc(t) += As(t.y, n) * Bs(n, t.x); });
+      b.threads([&](const Thread& t) {
+        double a = acc(t);  // a register for the loop, as in CUDA (on a host, acc is memory)
+        for (int n = 0; n < TL_SZ; ++n) a += As(t.y, n) * Bs(n, t.x);
+        acc(t) = a;
+      });
       sync_threads(b);
     }
     b.threads([&](const Thread& t) { if (t.gy < N && t.gx < N) C(t.gy * N + t.gx) = acc(t); });

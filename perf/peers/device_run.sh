@@ -12,7 +12,8 @@
 #
 # RAJAPERF_EXE: the suite built with CUDA and OpenMP (perf/peers/rajaperf.sh build ... cuda).
 # OUTDIR gets machine.txt, run.log and the csv files of each part. Environment: JOBS
-# (default nproc), OMP_THREADS (default nproc), SKIP_SANITIZER=1.
+# (default nproc), OMP_THREADS (default nproc), SKIP_SANITIZER=1, NCU=1 (Nsight Compute
+# metrics of the layer's and the twin's kernels at the suite's sizes, ncu-<kernel>.csv).
 set -uo pipefail
 kcuda="$1"
 komp="$2"
@@ -73,4 +74,13 @@ OMP_NUM_THREADS=$threads OMP_PROC_BIND=spread OMP_PLACES=cores \
 echo "== checksums against the suite's Base_Seq"
 bash "$peers/rajaperf.sh" compare "$out/suite-gpu/rajaperf.csv" "$out/gpu/scratchkit.csv"
 bash "$peers/rajaperf.sh" compare "$out/suite-gpu/rajaperf.csv" "$out/host/scratchkit.csv"
+if [ "${NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
+  echo "== Nsight Compute: layer and twin kernels at the suite's sizes"
+  metrics=gpu__time_duration.sum,launch__registers_per_thread,launch__occupancy_limit_registers,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,smsp__cycles_active.avg,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,dram__bytes.sum
+  for t in "${targets[@]}"; do
+    ncu --csv --metrics "$metrics" --kernel-name regex:'cuda_parallel_launch|_kernel' \
+      /tmp/peers-cuda/examples/rajaperf/$t --bench --twin --reps 1 --samples 1 >"$out/ncu-$t.csv" 2>"$out/ncu-$t.err"
+    echo "$t: $(grep -c gpu__time_duration "$out/ncu-$t.csv") kernel launches profiled"
+  done
+fi
 echo "== done in $((SECONDS - start)) s"

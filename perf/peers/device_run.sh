@@ -35,7 +35,8 @@ common=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DSCRATCHKIT_ENABLE_TESTS=OFF -DSCRA
   g++ --version | head -n 1
   lscpu | grep -E "^Model name|^CPU\(s\)|^Thread|^Socket" | tr -s ' '
   echo "Kokkos: $(sed -n 's/^set(PACKAGE_VERSION "\([0-9.]*\)")/\1/p' "$kcuda"/lib*/cmake/Kokkos/KokkosConfigVersion.cmake) (CUDA), same (OpenMP)"
-  echo "scratchkit: $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  # The device tool's copy of the tree may carry another .git: the caller names the commit.
+  echo "scratchkit: ${SCRATCHKIT_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 } >"$out/machine.txt" 2>&1
 cat "$out/machine.txt"
 

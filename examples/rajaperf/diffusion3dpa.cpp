@@ -19,8 +19,6 @@ KOKKOS_INLINE_FUNCTION Half half_at(int q, int d, bool tr) {
   const int own = bg_at(q, d, tr), mirror = bg_at(Q1 - 1 - q, D1 - 1 - d, tr);
   return q <= d ? Half{own, mirror, -1.0} : Half{mirror, own, 1.0};
 }
-// Element (z, y, x) of the c-th cube of shape [.][ny][nx] in a Cubes array.
-KOKKOS_INLINE_FUNCTION int at(int c, int z, int y, int x, int ny, int nx) { return c * NQ + (z * ny + y) * nx + x; }
 
 void diffusion3dpa_layer(const CVec& B, const CVec& G, const CVec& D, const CVec& X, const Vec& Y, int NE) {
   auto p = LaunchParams(NE, {Q1, Q1, Q1}).uses<HalfBG, Cubes, Cubes>();
@@ -29,6 +27,13 @@ void diffusion3dpa_layer(const CVec& B, const CVec& G, const CVec& D, const CVec
     HalfBG bg(b);
     Cubes s0(b), s1(b);
     const int e = b.block_idx().x;
+    // The c-th cube of s0 or s1 (NQ elements from c * NQ) under each phase's shape, MFEM's names.
+    const auto DDD = [&](int c) { return s0.shape<D1, D1, D1>(c * NQ); };
+    const auto DDQ = [&](int c) { return s0.shape<D1, D1, Q1>(c * NQ); };
+    const auto DQQ = [&](int c) { return s1.shape<D1, Q1, Q1>(c * NQ); };
+    const auto QQQ = [&](int c) { return s0.shape<Q1, Q1, Q1>(c * NQ); };
+    const auto QQD = [&](int c) { return s1.shape<Q1, Q1, D1>(c * NQ); };
+    const auto QDD = [&](int c) { return s0.shape<Q1, D1, D1>(c * NQ); };
     // Thread (q, d) = (x, y) of plane z = 0 stores the pair (q, d), (Q1-1-q, D1-1-d) once: the second of the two.
     const auto load_bg = [&](const Thread& t, bool tr) {
       if (t.z != 0 || t.y >= D1 || t.y * Q1 + t.x < Q1 * D1 / 2) return;
@@ -38,90 +43,85 @@ void diffusion3dpa_layer(const CVec& B, const CVec& G, const CVec& D, const CVec
     };
     b.threads([&](const Thread& t) {  // x into s0[2] as [dz][dy][dx]; B, G
       const int dof = t.x + D1 * (t.y + D1 * (t.z + D1 * e));
-      if (t.x < D1 && t.y < D1 && t.z < D1) s0[at(2, t.z, t.y, t.x, D1, D1)] = X(dof);
+      if (t.x < D1 && t.y < D1 && t.z < D1) DDD(2)(t.z, t.y, t.x) = X(dof);
       load_bg(t, false);
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over dx: s0[0], s0[1] = B x, G x as [dz][dy][qx]
-      if (t.y >= D1 || t.z >= D1) return;
+    b.threads({Q1, D1, D1}, [&](const Thread& t) {  // over dx: B x, G x
       double u = 0.0, v = 0.0;
       for (int dx = 0; dx < D1; ++dx) {
         const Half h   = half_at(t.x, dx, false);
-        const double c = s0[at(2, t.z, t.y, dx, D1, D1)];
+        const double c = DDD(2)(t.z, t.y, dx);
         u += c * bg[h.b];
         v += c * bg[h.g] * h.s;
       }
-      s0[at(0, t.z, t.y, t.x, D1, Q1)] = u;
-      s0[at(1, t.z, t.y, t.x, D1, Q1)] = v;
+      DDQ(0)(t.z, t.y, t.x) = u;
+      DDQ(1)(t.z, t.y, t.x) = v;
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over dy: s1[0..2] as [dz][qy][qx]
-      if (t.z >= D1) return;
+    b.threads({Q1, Q1, D1}, [&](const Thread& t) {  // over dy
       double u = 0.0, v = 0.0, w = 0.0;
       for (int dy = 0; dy < D1; ++dy) {
         const Half h    = half_at(t.y, dy, false);
-        const double c0 = s0[at(0, t.z, dy, t.x, D1, Q1)], c1 = s0[at(1, t.z, dy, t.x, D1, Q1)];
+        const double c0 = DDQ(0)(t.z, dy, t.x), c1 = DDQ(1)(t.z, dy, t.x);
         u += c1 * bg[h.b];
         v += c0 * bg[h.g] * h.s;
         w += c0 * bg[h.b];
       }
-      s1[at(0, t.z, t.y, t.x, Q1, Q1)] = u;
-      s1[at(1, t.z, t.y, t.x, Q1, Q1)] = v;
-      s1[at(2, t.z, t.y, t.x, Q1, Q1)] = w;
+      DQQ(0)(t.z, t.y, t.x) = u;
+      DQQ(1)(t.z, t.y, t.x) = v;
+      DQQ(2)(t.z, t.y, t.x) = w;
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over dz: the gradient at q = rank, times D(q), into s0[0..2] as [qz][qy][qx]
+    b.threads([&](const Thread& t) {  // over dz: the gradient at q = rank, times D(q)
       double u = 0.0, v = 0.0, w = 0.0;
       for (int dz = 0; dz < D1; ++dz) {
         const Half h = half_at(t.z, dz, false);
-        u += s1[at(0, dz, t.y, t.x, Q1, Q1)] * bg[h.b];
-        v += s1[at(1, dz, t.y, t.x, Q1, Q1)] * bg[h.b];
-        w += s1[at(2, dz, t.y, t.x, Q1, Q1)] * bg[h.g] * h.s;
+        u += DQQ(0)(dz, t.y, t.x) * bg[h.b];
+        v += DQQ(1)(dz, t.y, t.x) * bg[h.b];
+        w += DQQ(2)(dz, t.y, t.x) * bg[h.g] * h.s;
       }
       const double* o = &D(t.rank + NQ * 6 * e);  // the 6 entries of D(q), NQ apart
-      s0[t.rank]          = o[0] * u + o[NQ] * v + o[2 * NQ] * w;
-      s0[NQ + t.rank]     = o[NQ] * u + o[3 * NQ] * v + o[4 * NQ] * w;
-      s0[2 * NQ + t.rank] = o[2 * NQ] * u + o[4 * NQ] * v + o[5 * NQ] * w;
+      QQQ(0)(t.z, t.y, t.x) = o[0] * u + o[NQ] * v + o[2 * NQ] * w;
+      QQQ(1)(t.z, t.y, t.x) = o[NQ] * u + o[3 * NQ] * v + o[4 * NQ] * w;
+      QQQ(2)(t.z, t.y, t.x) = o[2 * NQ] * u + o[4 * NQ] * v + o[5 * NQ] * w;
     });
     sync_threads(b);
     b.threads([&](const Thread& t) { load_bg(t, true); });  // B, G again, transposed
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over qx: s1[0..2] as [qz][qy][dx]
-      if (t.x >= D1) return;
+    b.threads({D1, Q1, Q1}, [&](const Thread& t) {  // over qx
       double u = 0.0, v = 0.0, w = 0.0;
       for (int qx = 0; qx < Q1; ++qx) {
         const Half h = half_at(qx, t.x, true);
-        u += s0[at(0, t.z, t.y, qx, Q1, Q1)] * bg[h.g] * h.s;
-        v += s0[at(1, t.z, t.y, qx, Q1, Q1)] * bg[h.b];
-        w += s0[at(2, t.z, t.y, qx, Q1, Q1)] * bg[h.b];
+        u += QQQ(0)(t.z, t.y, qx) * bg[h.g] * h.s;
+        v += QQQ(1)(t.z, t.y, qx) * bg[h.b];
+        w += QQQ(2)(t.z, t.y, qx) * bg[h.b];
       }
-      s1[at(0, t.z, t.y, t.x, Q1, D1)] = u;
-      s1[at(1, t.z, t.y, t.x, Q1, D1)] = v;
-      s1[at(2, t.z, t.y, t.x, Q1, D1)] = w;
+      QQD(0)(t.z, t.y, t.x) = u;
+      QQD(1)(t.z, t.y, t.x) = v;
+      QQD(2)(t.z, t.y, t.x) = w;
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over qy: s0[0..2] as [qz][dy][dx]
-      if (t.x >= D1 || t.y >= D1) return;
+    b.threads({D1, D1, Q1}, [&](const Thread& t) {  // over qy
       double u = 0.0, v = 0.0, w = 0.0;
       for (int qy = 0; qy < Q1; ++qy) {
         const Half h = half_at(qy, t.y, true);
-        u += s1[at(0, t.z, qy, t.x, Q1, D1)] * bg[h.b];
-        v += s1[at(1, t.z, qy, t.x, Q1, D1)] * bg[h.g] * h.s;
-        w += s1[at(2, t.z, qy, t.x, Q1, D1)] * bg[h.b];
+        u += QQD(0)(t.z, qy, t.x) * bg[h.b];
+        v += QQD(1)(t.z, qy, t.x) * bg[h.g] * h.s;
+        w += QQD(2)(t.z, qy, t.x) * bg[h.b];
       }
-      s0[at(0, t.z, t.y, t.x, D1, D1)] = u;
-      s0[at(1, t.z, t.y, t.x, D1, D1)] = v;
-      s0[at(2, t.z, t.y, t.x, D1, D1)] = w;
+      QDD(0)(t.z, t.y, t.x) = u;
+      QDD(1)(t.z, t.y, t.x) = v;
+      QDD(2)(t.z, t.y, t.x) = w;
     });
     sync_threads(b);
-    b.threads([&](const Thread& t) {  // over qz: y += the three terms
-      if (t.x >= D1 || t.y >= D1 || t.z >= D1) return;
+    b.threads({D1, D1, D1}, [&](const Thread& t) {  // over qz: y += the three terms
       double u = 0.0, v = 0.0, w = 0.0;
       for (int qz = 0; qz < Q1; ++qz) {
         const Half h = half_at(qz, t.z, true);
-        u += s0[at(0, qz, t.y, t.x, D1, D1)] * bg[h.b];
-        v += s0[at(1, qz, t.y, t.x, D1, D1)] * bg[h.b];
-        w += s0[at(2, qz, t.y, t.x, D1, D1)] * bg[h.g] * h.s;
+        u += QDD(0)(qz, t.y, t.x) * bg[h.b];
+        v += QDD(1)(qz, t.y, t.x) * bg[h.b];
+        w += QDD(2)(qz, t.y, t.x) * bg[h.g] * h.s;
       }
       Y(t.x + D1 * (t.y + D1 * (t.z + D1 * e))) += u + v + w;
     });

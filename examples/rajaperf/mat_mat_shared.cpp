@@ -18,19 +18,19 @@ void mat_mat_shared_layer(int N, const CVec& A, const CVec& B, const Vec& C) {
     Tile As(b), Bs(b);
     PerThread<double, Block> acc(b, 0.0);  // the suite's Cs[ty][tx]: a local that lives across barriers
     for (int k0 = 0; k0 < N; k0 += TL_SZ) {
-      b.threads([&](const Thread& t) {
+      b.threads({TL_SZ, TL_SZ}, [&](const Thread& t) {  // the whole block as a constant box: host loops unroll
         As(t.y, t.x) = t.gy < N && k0 + t.x < N ? A(t.gy * N + k0 + t.x) : 0.0;
         Bs(t.y, t.x) = k0 + t.y < N && t.gx < N ? B((k0 + t.y) * N + t.gx) : 0.0;
       });
       sync_threads(b);
-      b.threads([&](const Thread& t) {
+      b.threads({TL_SZ, TL_SZ}, [&](const Thread& t) {
         double a = acc(t);  // a register for the loop, as in CUDA (on a host, acc is memory)
         for (int n = 0; n < TL_SZ; ++n) a += As(t.y, n) * Bs(n, t.x);
         acc(t) = a;
       });
       sync_threads(b);
     }
-    b.threads([&](const Thread& t) { if (t.gy < N && t.gx < N) C(t.gy * N + t.gx) = acc(t); });
+    b.threads({TL_SZ, TL_SZ}, [&](const Thread& t) { if (t.gy < N && t.gx < N) C(t.gy * N + t.gx) = acc(t); });
   });
 }
 // [count-end]

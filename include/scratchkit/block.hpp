@@ -295,8 +295,10 @@ class Block {
         for (int z = 0; z < box.z; ++z)
           for (int y = 0; y < box.y; ++y) {
             const int row = bx * (y + by * z);
-            // One row of the box: consecutive logical threads, vectorisable as the 1-D loop above.
+            // One row of the box: consecutive logical threads, vectorisable as the 1-D loop above,
+            // unrolled so that each thread's load has a constant stride the prefetcher follows.
             SCRATCHKIT_HOST_IVDEP
+            SCRATCHKIT_HOST_UNROLL_ROW
             for (int x = 0; x < box.x; ++x) {
               const Thread t{x, y, z, row + x, g0.x + x, g0.y + y, g0.z + z};
               SCRATCHKIT_SCRATCH_BEGIN_THREAD(row + x);

@@ -14,7 +14,7 @@
 # LOG (default tests/results/checker-gpu-check.log). Environment: ARCH (default
 # sm_90), NVCC, COMPUTE_SANITIZER, NCU (default: from PATH or /usr/local/cuda/bin);
 # HOST_CASES, the output of scratchkit_checker_cases run elsewhere (the checker's verdicts do not
-# depend on the machine), instead of building it in BUILD_DIR.
+# depend on the machine), instead of building it in BUILD_DIR; RAW_DIR, a folder for the tools' raw output.
 set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$src/build-test}"
@@ -51,8 +51,11 @@ mkdir -p "$(dirname "$log")"
   echo "# $("$nvcc" --version | tail -n 1); $("$sanitizer" --version 2>/dev/null | head -n 1); $("$ncu" --version 2>/dev/null | tail -n 1)"
   echo "# host: scratchkit_checker_cases from $build"
   echo
-  printf '%-20s %-28s %-28s %-30s %-30s %-24s %-24s\n' case "races: checker / racecheck" "uninit: checker / initcheck" \
-    "ld conflicts: checker / ncu" "st conflicts: checker / ncu" "ld wavefronts: ch / ncu" "st wavefronts: ch / ncu"
+  echo "races: elements the checker reports racing / elements racecheck's hazards touch (hazard addresses / element size);"
+  echo "'same' when the two sets are equal. Bank counts: the checker / Nsight Compute."
+  echo
+  printf '%-20s %-34s %-22s %-24s %-24s %-24s %-24s\n' case "race elements: checker / racecheck" "uninit: ch / initcheck" \
+    "ld conflicts: ch / ncu" "st conflicts: ch / ncu" "ld wavefronts: ch / ncu" "st wavefronts: ch / ncu"
 } > "$log"
 
 field() { sed -n "s/.*\b$2=\([0-9-]*\).*/\1/p" <<< "$1"; }
@@ -60,7 +63,7 @@ field() { sed -n "s/.*\b$2=\([0-9-]*\).*/\1/p" <<< "$1"; }
 while read -r line <&3; do
   c="${line%% *}"
   # racecheck: hazards reported (errors + warnings); initcheck: errors.
-  "$sanitizer" --tool racecheck --racecheck-report all "$work/twins" "$c" > "$work/$c.race" 2>&1 || true
+  "$sanitizer" --tool racecheck --racecheck-report hazard --print-limit 1000000 "$work/twins" "$c" > "$work/$c.race" 2>&1 || true
   "$sanitizer" --tool initcheck "$work/twins" "$c" > "$work/$c.init" 2>&1 || true
   hazards="$(sed -n 's/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*/\1/p' "$work/$c.race" | tail -n 1)"
   [ -n "$hazards" ] || hazards="$(grep -c 'Race reported\|Potential .* hazard\|Error: Race' "$work/$c.race" || true)"
@@ -83,9 +86,25 @@ keys = ["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data
 print(" ".join(str(int(sums[k])) if k in sums else "?" for k in keys))
 PY
 )
-  printf '%-20s %-28s %-28s %-30s %-30s %-24s %-24s\n' "$c" "$(field "$line" races) / ${hazards:-?}" \
+  # racecheck's hazards name shared-memory byte addresses: the elements they touch (every case's racing
+  # array is its only __shared__ array, at address 0; doubles are 8 bytes).
+  esize=4
+  [ "$c" = doubles ] && esize=8
+  read -r rc_n rc_same < <(python3 - "$work/$c.race" "$esize" "$(sed -n 's/.*race_elements=\([0-9,-]*\).*/\1/p' <<< "$line")" <<'PY'
+import re, sys
+text = open(sys.argv[1], errors="replace").read()
+size = int(sys.argv[2])
+rc = {int(a, 16) // size for a in re.findall(r"__shared__ (?:memory )?(?:at )?0x([0-9a-fA-F]+)", text)}
+ours = set() if sys.argv[3] in ("", "-") else {int(x) for x in sys.argv[3].split(",")}
+print(len(rc), "same" if rc == ours else "differ:checker-only=%s,racecheck-only=%s" % (
+    ",".join(map(str, sorted(ours - rc)[:8])) or "-", ",".join(map(str, sorted(rc - ours)[:8])) or "-"))
+PY
+)
+  ours_n="$(sed -n 's/.*race_elements=\([0-9,-]*\).*/\1/p' <<< "$line" | awk -F, '$0 == "-" {print 0; next} {print NF}')"
+  printf '%-20s %-34s %-22s %-24s %-24s %-24s %-24s\n' "$c" "$ours_n / $rc_n ($rc_same; ${hazards:-?} hazards)" \
     "$(field "$line" uninit) / ${init:-?}" "$(field "$line" ld_conflicts) / $nld" "$(field "$line" st_conflicts) / $nst" \
     "$(field "$line" ld_wavefronts) / $nwld" "$(field "$line" st_wavefronts) / $nwst" >> "$log"
+  [ -z "${RAW_DIR:-}" ] || cp "$work/$c.race" "$work/$c.ncu" "$RAW_DIR/" 2>/dev/null || true
 done 3< "$host"
 
 {

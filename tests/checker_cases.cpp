@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <set>
 #include <string>
 
 int main(int argc, char** argv) {
@@ -26,9 +27,17 @@ int main(int argc, char** argv) {
   for (const auto& c : scratchkit::test::CheckerKernels<Kokkos::DefaultHostExecutionSpace>::cases()) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
     const scratchkit::ScratchCheckReport r = c.run(print);
-    std::printf("%s races=%lld uninit=%lld ld_conflicts=%lld st_conflicts=%lld ld_wavefronts=%lld st_wavefronts=%lld\n",
+    // The elements that race, each once, for the comparison with racecheck's hazard addresses.
+    std::set<long long> elements;
+    for (const auto& f : r.findings)
+      if (f.kind == scratchkit::ScratchFindingKind::race) elements.insert(f.element);
+    std::string list;
+    for (long long e : elements) list += (list.empty() ? "" : ",") + std::to_string(e);
+    std::printf("%s races=%lld uninit=%lld ld_conflicts=%lld st_conflicts=%lld ld_wavefronts=%lld st_wavefronts=%lld "
+                "atomics=%lld race_elements=%s\n",
                 c.name, r.races, r.uninitialised_reads, r.conflicts(ScratchOp::load), r.conflicts(ScratchOp::store),
-                r.wavefronts(ScratchOp::load), r.wavefronts(ScratchOp::store));
+                r.wavefronts(ScratchOp::load), r.wavefronts(ScratchOp::store), r.atomics,
+                list.empty() ? "-" : list.c_str());
   }
   return 0;
 }

@@ -98,6 +98,53 @@ __global__ void doubles(double* out) {
   out[t] = s[t] + s[2 * t] + s[t * 32];
 }
 
+// 64 values, one cross-warp step, then a warp-synchronous tree without __syncwarp: races on 31 elements.
+// volatile keeps every step's loads and stores in shared memory, as the layer's proxy records them.
+__global__ void warp_tree(const float* in, float* out) {
+  __shared__ float s[64];
+  volatile float* v = s;
+  const int t = threadIdx.x;
+  v[t] = in[t];
+  __syncthreads();
+  if (t < 32) v[t] += v[t + 32];
+  for (int stride = 16; stride > 0; stride /= 2)  // missing: __syncwarp()
+    if (t < stride) v[t] += v[t + stride];
+  __syncthreads();
+  if (t == 0) out[0] = v[0];
+}
+// 2-D 5-point stencil, 16 x 16 blocks, 18 x 18 tile with a halo stored by the edge threads.
+template <bool Barrier>
+__global__ void halo_2d(const float* in, float* out) {
+  constexpr int n = 32, T = 16, P = T + 2;
+  __shared__ float s[P * P];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int gx = blockIdx.x * T + tx, gy = blockIdx.y * T + ty;
+  auto at = [&](int y, int xx) {
+    y  = y < 0 ? 0 : y >= n ? n - 1 : y;
+    xx = xx < 0 ? 0 : xx >= n ? n - 1 : xx;
+    return in[y * n + xx];
+  };
+  const int x = tx + 1, y = ty + 1;
+  s[y * P + x] = at(gy, gx);
+  if (tx == 0) s[y * P + 0] = at(gy, gx - 1);
+  if (tx == T - 1) s[y * P + T + 1] = at(gy, gx + 1);
+  if (ty == 0) s[0 * P + x] = at(gy - 1, gx);
+  if (ty == T - 1) s[(T + 1) * P + x] = at(gy + 1, gx);
+  if (Barrier) __syncthreads();
+  out[gy * n + gx] = 4.0f * s[y * P + x] - s[(y - 1) * P + x] - s[(y + 1) * P + x] - s[y * P + x - 1] - s[y * P + x + 1];
+}
+// Privatised histogram: zeroed bins, shared atomics, one global add per bin.
+__global__ void shared_histogram(const float* in, unsigned* counts) {
+  constexpr int bins = 64, per = 4, threads = 256;
+  __shared__ unsigned h[bins];
+  const int t = threadIdx.x;
+  if (t < bins) h[t] = 0u;
+  __syncthreads();
+  for (int i = 0; i < per; ++i) atomicAdd(&h[static_cast<int>(in[i * threads + t] * 7.0f) % bins], 1u);
+  __syncthreads();
+  if (t < bins) atomicAdd(&counts[t], h[t]);
+}
+
 // Kernels for the occupancy check only: dynamic shared memory, launch bounds, registers.
 extern __shared__ float dyn[];
 __global__ void __launch_bounds__(256, 2) dynamic_bounded(float* out, int n) {
@@ -120,7 +167,20 @@ __global__ void register_heavy(const float* in, float* out, int n) {
 struct Buffers {
   float *f = nullptr, *a = nullptr, *b = nullptr;
   double* d = nullptr;
+  float *in = nullptr, *zero = nullptr;  // the race kernels' inputs: random (as the layer's) and all zero
+  unsigned* u = nullptr;
   Buffers() {
+    TWIN_CHECK(cudaMalloc(&in, 1024 * sizeof(float)));
+    TWIN_CHECK(cudaMalloc(&zero, 1024 * sizeof(float)));
+    TWIN_CHECK(cudaMalloc(&u, 64 * sizeof(unsigned)));
+    TWIN_CHECK(cudaMemset(zero, 0, 1024 * sizeof(float)));
+    TWIN_CHECK(cudaMemset(u, 0, 64 * sizeof(unsigned)));
+    {
+      std::vector<float> r(1024);
+      unsigned x = 12345u;
+      for (auto& v : r) x = x * 1664525u + 1013904223u, v = float((x >> 8) % 1000) / 7.0f;
+      TWIN_CHECK(cudaMemcpy(in, r.data(), r.size() * sizeof(float), cudaMemcpyHostToDevice));
+    }
     TWIN_CHECK(cudaMalloc(&f, 64 * 64 * sizeof(float)));
     TWIN_CHECK(cudaMalloc(&a, 64 * 64 * sizeof(float)));
     TWIN_CHECK(cudaMalloc(&b, 64 * 64 * sizeof(float)));
@@ -132,7 +192,7 @@ struct Buffers {
     TWIN_CHECK(cudaMemcpy(b, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice));
   }
   ~Buffers() {
-    cudaFree(f), cudaFree(a), cudaFree(b), cudaFree(d);
+    cudaFree(f), cudaFree(a), cudaFree(b), cudaFree(d), cudaFree(in), cudaFree(zero), cudaFree(u);
   }
 };
 
@@ -146,6 +206,11 @@ bool run_case(const std::string& c) {
   else if (c == "column_read_padded") column_read_tile<1><<<1, dim3(32, 32)>>>(m.f);
   else if (c == "stride8_update") stride8_update<<<1, 64>>>(m.f);
   else if (c == "doubles") doubles<<<1, 32>>>(m.d);
+  else if (c == "warp_tree") warp_tree<<<1, 64>>>(m.in, m.f);
+  else if (c == "warp_tree_zero") warp_tree<<<1, 64>>>(m.zero, m.f);
+  else if (c == "halo_2d") halo_2d<true><<<dim3(2, 2), dim3(16, 16)>>>(m.in, m.f);
+  else if (c == "halo_2d_race") halo_2d<false><<<dim3(2, 2), dim3(16, 16)>>>(m.in, m.f);
+  else if (c == "shared_histogram") shared_histogram<<<1, 256>>>(m.in, m.u);
   else return false;
   TWIN_CHECK(cudaGetLastError());
   TWIN_CHECK(cudaDeviceSynchronize());
@@ -221,7 +286,9 @@ int occupancy() {
 
 int main(int argc, char** argv) {
   const char* cases[] = {"missing_barrier", "with_barrier", "uninitialised_read", "sgemm_16x16",
-                         "column_read",     "column_read_padded", "stride8_update", "doubles"};
+                         "column_read",     "column_read_padded", "stride8_update", "doubles",
+                         "warp_tree",       "warp_tree_zero",     "halo_2d",        "halo_2d_race",
+                         "shared_histogram"};
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s <case>|occupancy|list\n", argv[0]);
     return 2;

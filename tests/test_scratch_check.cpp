@@ -9,6 +9,8 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <set>
+
 using namespace scratchkit;
 using Catch::Matchers::ContainsSubstring;
 
@@ -33,8 +35,25 @@ TEST_CASE("Checker: a missing barrier is a race per element, named with both thr
   CHECK(r.uninitialised_reads == 0);
   REQUIRE_FALSE(r.findings.empty());
   // Element 1: written by thread 1 in the first threads() call, read by thread 0 in the second, one phase.
-  CHECK_THAT(r.findings[0], ContainsSubstring("race: block (0, 0, 0), phase 0: static[0] SharedArray<float, 256> "
-                                              "element 1 written by thread 1 (1, 0, 0) and read by thread 0 (0, 0, 0)"));
+  CHECK_THAT(r.findings[0].str(), ContainsSubstring("race: block (0, 0, 0), phase 0: static[0] SharedArray<float, 256> "
+                                                    "element 1 written by thread 1 (1, 0, 0) at "));
+  CHECK_THAT(r.findings[0].str(), ContainsSubstring(" and read by thread 0 (0, 0, 0) at "));
+  // As data: every race kept (the cases keep all findings), each element once, both threads and sites.
+  REQUIRE(r.findings.size() == 256);
+  const ScratchFinding& f = r.findings[0];
+  CHECK(f.kind == ScratchFindingKind::race);
+  CHECK(f.array == "static[0] SharedArray<float, 256>");
+  CHECK(f.element == 1);
+  CHECK(f.thread == 0);
+  CHECK(f.other_thread == 1);
+  CHECK(f.access == "read");
+  CHECK(f.other_access == "written");
+  REQUIRE(f.site.file != nullptr);
+  CHECK_THAT(std::string(f.site.file), ContainsSubstring("checker_kernels.hpp"));
+  CHECK(f.site.line > f.other_site.line);  // the read's line follows the store's
+  std::set<long long> elements;
+  for (const auto& g : r.findings) elements.insert(g.element);
+  CHECK(elements.size() == 256);
   CHECK(r.conflicts(ld) == 0);
   CHECK(r.conflicts(st) == 0);
   const ScratchCheckReport fixed = K::with_barrier(false);
@@ -63,8 +82,10 @@ TEST_CASE("Checker: a read of an element no thread wrote is reported", "[checker
   CHECK(r.uninitialised_reads == 32);
   CHECK(r.races == 0);
   REQUIRE_FALSE(r.findings.empty());
-  CHECK_THAT(r.findings[0], ContainsSubstring("uninitialised read: block (0, 0, 0), phase 1: static[0] "
-                                              "SharedArray<float, 64> element 32 read by thread 32 (32, 0, 0)"));
+  CHECK_THAT(r.findings[0].str(), ContainsSubstring("uninitialised read: block (0, 0, 0), phase 1: static[0] "
+                                                    "SharedArray<float, 64> element 32 read by thread 32 (32, 0, 0)"));
+  CHECK(r.findings[0].kind == ScratchFindingKind::uninitialised_read);
+  CHECK(r.findings[0].element == 32);
 }
 
 TEST_CASE("Checker: bank conflicts of the known patterns", "[checker][banks]") {
@@ -103,14 +124,15 @@ TEST_CASE("Checker: bank conflicts of the known patterns", "[checker][banks]") {
     const ScratchCheckReport r = K::stride8_update(false);
     CHECK(r.races == 0);
     CHECK(r.uninitialised_reads == 0);
-    // 2 warps: the += (one store to the checker) and the final read, each 8-way: 7 conflicts a request.
+    // 2 warps: the += (a load and a store, as the GPU issues them) and the final read, each 8-way:
+    // 7 conflicts a request.
     CHECK(r.conflicts(st) == 2 * 7);
-    CHECK(r.conflicts(ld) == 2 * 7);
+    CHECK(r.conflicts(ld) == 2 * 2 * 7);
     const ScratchArrayConflicts* a = r.array("static[0]");
     REQUIRE(a != nullptr);
     CHECK(a->ways[1].at(1) == 16);  // the zero fill: 8 contiguous stores a warp
     CHECK(a->ways[1].at(8) == 2);
-    CHECK(a->ways[0].at(8) == 2);
+    CHECK(a->ways[0].at(8) == 4);
   }
   SECTION("doubles: by half-warps") {
     const ScratchCheckReport r = K::doubles(false);
@@ -170,4 +192,184 @@ TEST_CASE("Checker: a scope checks every launch of its thread; a launch's own op
   CHECK(own.label == "checker::own");
   CHECK(own.accesses == 64);
   CHECK(detail::scratch_check_scope == nullptr);  // the scope is gone: later launches are not recorded
+}
+
+namespace {
+std::set<long long> race_elements(const ScratchCheckReport& r) {
+  std::set<long long> e;
+  for (const auto& f : r.findings)
+    if (f.kind == ScratchFindingKind::race) e.insert(f.element);
+  return e;
+}
+}  // namespace
+
+TEST_CASE("Checker: a race's verdict does not depend on the data", "[checker][race]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  // The warp-synchronous tree without sync_warp: on all-zero data every store leaves the bytes as
+  // they were, and is still a store.
+  const ScratchCheckReport random = K::warp_tree_random(false);
+  const ScratchCheckReport zero   = K::warp_tree_zero(false);
+  CHECK(random.races == 31);
+  CHECK(zero.races == 31);
+  std::set<long long> expected;
+  for (long long e = 1; e < 32; ++e) expected.insert(e);
+  CHECK(race_elements(random) == expected);
+  CHECK(race_elements(zero) == expected);
+  CHECK(zero.wavefronts(ld) == random.wavefronts(ld));
+  CHECK(zero.wavefronts(st) == random.wavefronts(st));
+  CHECK(zero.accesses == random.accesses);
+  CHECK(random.untracked_write_bytes == 0);
+}
+
+TEST_CASE("Checker: a 2-D halo stencil's divergent stores, with and without its barrier", "[checker][race][banks]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  const ScratchCheckReport clean = K::halo_2d_clean(false);
+  CHECK(clean.races == 0);
+  CHECK(clean.uninitialised_reads == 0);
+  CHECK(clean.misuses == 0);
+  const ScratchCheckReport race = K::halo_2d_race(false);
+  // Each block's 16 x 16 interior elements are read by a neighbour in the phase that stores them;
+  // the halo elements are read only by the thread that stores them.
+  CHECK(race.races == 4 * 256);
+  std::set<long long> interior;
+  for (int y = 1; y <= 16; ++y)
+    for (int x = 1; x <= 16; ++x) interior.insert(y * 18 + x);
+  CHECK(race_elements(race) == interior);
+  // The same accesses, so the same requests: a barrier moves no bank count.
+  CHECK(race.wavefronts(ld) == clean.wavefronts(ld));
+  CHECK(race.wavefronts(st) == clean.wavefronts(st));
+  // 4 blocks x 8 warps: one store request for the interior, one per halo branch a warp enters
+  // (x == 0 and x == 15: every warp; y == 0: warp 0; y == 15: warp 7).
+  const ScratchArrayConflicts* a = clean.array("static[0]");
+  REQUIRE(a != nullptr);
+  CHECK(a->requests[1] == 4 * (8 * 3 + 2));
+  CHECK(a->requests[0] == 4 * 8 * 5);  // five loads a thread
+}
+
+TEST_CASE("Checker: shared atomics are atomics", "[checker][atomic]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  const ScratchCheckReport r = K::shared_histogram_clean(false);
+  CHECK(r.races == 0);
+  CHECK(r.uninitialised_reads == 0);
+  CHECK(r.atomics == 256 * 4);
+  // Only the zeroing (warps 0 and 1) stores; the atomics are not stores, as the GPU's ATOMS are not.
+  CHECK(r.wavefronts(st) == 2);
+  CHECK(r.wavefronts(ld) == 2);
+  const ScratchCheckReport unzeroed = K::shared_histogram(false, false);
+  CHECK(unzeroed.races == 0);
+  CHECK(unzeroed.uninitialised_reads > 0);
+  REQUIRE_FALSE(unzeroed.findings.empty());
+  CHECK(unzeroed.findings[0].kind == ScratchFindingKind::uninitialised_read);
+  CHECK(unzeroed.findings[0].access == "updated atomically");
+}
+
+TEST_CASE("Checker: an atomic and a plain access of one element in a phase race", "[checker][atomic]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  using B = Block<HostExec>;
+  using S = SharedArray<int, 32>;
+  Kokkos::View<int*, HostExec::memory_space> out("out", 32);
+  ScratchCheckReport r;
+  launch(HostExec(), "checker::atomic_and_read",
+         LaunchParams(Dim3(1), Dim3(32)).uses<S>().check_scratch(ScratchCheck().quiet().into(&r)),
+         KOKKOS_LAMBDA(const B& b) {
+           S s(b);
+           b.threads([&](const Thread& t) { s[t.rank] = 0; });
+           sync_threads(b);
+           b.threads([&](const Thread& t) { atomic_add(s[0], t.rank); });
+           b.threads([&](const Thread& t) { out(t.rank) = s[0]; });  // missing: sync_threads(b)
+         });
+  CHECK(r.races == 1);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].other_access == "updated atomically");
+  CHECK(r.findings[0].access == "read");
+}
+
+TEST_CASE("Checker: Kokkos::atomic_add on &s[i] is seen as raw-pointer stores, with a hint", "[checker][atomic]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  using B = Block<HostExec>;
+  using S = SharedArray<unsigned, 4>;
+  ScratchCheckReport r;
+  launch(HostExec(), "checker::kokkos_atomic",
+         LaunchParams(Dim3(1), Dim3(64)).uses<S>().check_scratch(ScratchCheck().quiet().into(&r)),
+         KOKKOS_LAMBDA(const B& b) {
+           S s(b);
+           b.threads([&](const Thread& t) {
+             if (t.rank < 4) s[t.rank] = 0u;
+           });
+           sync_threads(b);
+           b.threads([&](const Thread& t) { Kokkos::atomic_add(&s[t.rank % 4], 1u); });
+         });
+  CHECK(r.races == 4);
+  CHECK(r.atomics == 0);
+  REQUIRE_FALSE(r.findings.empty());
+  CHECK(r.findings[0].access == "written through a raw pointer");
+  CHECK_THAT(r.findings[0].note, ContainsSubstring("scratchkit::atomic_add"));
+  CHECK(r.findings[0].site.file != nullptr);  // named after the &s[i] that took the address
+}
+
+TEST_CASE("Checker: another thread's PerThread slot, and scratch outside threads(), are misuses", "[checker][misuse]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  using B = Block<HostExec>;
+  using S = SharedArray<float, 64>;
+  Kokkos::View<float*, HostExec::memory_space> out("out", 64);
+  SECTION("a neighbour's PerThread value") {
+    ScratchCheckReport r;
+    launch(HostExec(), "checker::per_thread_neighbour",
+           LaunchParams(Dim3(1), Dim3(64)).check_scratch(ScratchCheck().quiet().into(&r)),
+           KOKKOS_LAMBDA(const B& b) {
+             PerThread<float, B> v(b);
+             b.threads([&](const Thread& t) { v(t) = float(t.rank); });
+             b.threads([&](const Thread& t) { out(t.rank) = v(b.thread_of((t.rank + 1) % 64)); });
+           });
+    CHECK(r.misuses == 64);
+    CHECK(r.races == 0);
+    REQUIRE_FALSE(r.findings.empty());
+    CHECK(r.findings[0].kind == ScratchFindingKind::misuse);
+    CHECK(r.findings[0].thread == 0);
+    CHECK(r.findings[0].other_thread == 1);
+    CHECK_THAT(r.findings[0].str(), ContainsSubstring("PerThread slot of thread 1 used by another thread"));
+    CHECK_FALSE(r.clean());
+  }
+  SECTION("scratch read in the kernel body") {
+    ScratchCheckReport r;
+    launch(HostExec(), "checker::body_read",
+           LaunchParams(Dim3(2), Dim3(64)).uses<S>().check_scratch(ScratchCheck().quiet().into(&r)),
+           KOKKOS_LAMBDA(const B& b) {
+             S s(b);
+             b.threads([&](const Thread& t) { s[t.rank] = float(t.rank); });
+             sync_threads(b);
+             const float first = s[0];  // outside threads(): every GPU thread runs it, one host member
+             b.threads([&](const Thread& t) { out(t.rank) = first + s[t.rank]; });
+           });
+    CHECK(r.misuses == 2);  // one per block
+    REQUIRE_FALSE(r.findings.empty());
+    CHECK(r.findings[0].kind == ScratchFindingKind::misuse);
+    CHECK_THAT(r.findings[0].str(), ContainsSubstring("outside threads()"));
+    CHECK(r.findings[0].element == 0);
+  }
+}
+
+TEST_CASE("Checker: two threads storing one element through operator[] store nothing through raw pointers",
+          "[checker][race]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  using B = Block<HostExec>;
+  using S = SharedArray<int, 32>;
+  ScratchCheckReport r;
+  launch(HostExec(), "checker::same_element",
+         LaunchParams(Dim3(1), Dim3(32)).uses<S>().check_scratch(ScratchCheck().quiet().into(&r)),
+         KOKKOS_LAMBDA(const B& b) {
+           S s(b);
+           b.threads([&](const Thread& t) { s[0] = t.rank; });
+         });
+  CHECK(r.races == 1);
+  CHECK(r.untracked_write_bytes == 0);
+  CHECK(r.accesses == 32);
+}
+
+TEST_CASE("Checker: the summary names both Nsight Compute wavefront counters", "[checker]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  const ScratchCheckReport r = K::stride8_update(false);
+  CHECK_THAT(r.str(), ContainsSubstring("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum " +
+                                        std::to_string(r.wavefronts(ld)) + ", _op_st.sum " +
+                                        std::to_string(r.wavefronts(st))));
 }

@@ -76,7 +76,7 @@ KOKKOS_INLINE_FUNCTION T fold_slots(const S& s, int count, const Op& op) {
   T acc = s[0];
   SCRATCHKIT_UNROLL
   for (int w = 1; w < MaxCount; ++w)
-    if (w < count) acc = op(acc, s[w]);
+    if (w < count) acc = op(acc, static_cast<T>(s[w]));
   return acc;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/block.hpp>
+#include <scratchkit/detail/scratch_ref.hpp>
 #include <scratchkit/errors.hpp>
 
 #include <sstream>
@@ -18,11 +19,16 @@ class SharedSpan {
  public:
   using value_type = T;
   KOKKOS_INLINE_FUNCTION SharedSpan(T* p, std::size_t n) : m_data(p), m_size(n) {}
-  KOKKOS_INLINE_FUNCTION T& operator[](std::size_t i) const {
+  /// The element i: `T&`, or under the scratch checker a proxy that records the access.
+  KOKKOS_INLINE_FUNCTION detail::scratch_ref_t<T> operator[](detail::scratch_index ix) const {
+    const std::size_t i = detail::index_value(ix);
     SCRATCHKIT_BOUNDS_CHECK_V(i < m_size, "scratchkit: dynamic shared index %lld out of bounds [0, %lld)",
                               static_cast<long long>(i), static_cast<long long>(m_size));
-    SCRATCHKIT_SCRATCH_TOUCH(m_data + i, sizeof(T));
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+    return detail::scratch_element(m_data + i, detail::index_site(ix));
+#else
     return m_data[i];
+#endif
   }
   KOKKOS_INLINE_FUNCTION T* data() const { return m_data; }
   KOKKOS_INLINE_FUNCTION std::size_t size() const { return m_size; }

@@ -33,11 +33,15 @@ class PaddedTile {
     SCRATCHKIT_SCRATCH_PADDED(T, m_s.data(), Rows, Cols, Pad);
   }
 
-  KOKKOS_INLINE_FUNCTION T& operator()(int r, int c) const {
+  KOKKOS_INLINE_FUNCTION detail::scratch_ref_t<T> operator()(detail::scratch_int_index ri, int c) const {
+    const int r = detail::index_value(ri);
     SCRATCHKIT_BOUNDS_CHECK(r >= 0 && r < Rows && c >= 0 && c < Cols,
                             "scratchkit: PaddedTile index out of bounds");
-    SCRATCHKIT_SCRATCH_TOUCH(m_s.data() + r * pitch + c, sizeof(T));
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+    return detail::scratch_element(m_s.data() + r * pitch + c, detail::index_site(ri));
+#else
     return m_s.data()[r * pitch + c];
+#endif
   }
   KOKKOS_INLINE_FUNCTION T* data() const { return m_s.data(); }
 

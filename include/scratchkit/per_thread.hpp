@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/block.hpp>
+#include <scratchkit/detail/scratch_ref.hpp>
 
 #include <cstdio>
 
@@ -47,7 +48,29 @@ class PerThread {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION T& operator()(const Thread& t) {
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+  // Under the checker: another thread's slot, or a slot used outside threads(), is a misuse
+  // (on a GPU the value is the thread's own register).
+  T& operator()(const Thread& t, SCRATCHKIT_SITE_DEFAULT) {
+    if constexpr (!in_register) detail::scheck::per_thread(t.rank, SCRATCHKIT_SITE_OF(loc));
+    return at(t);
+  }
+  const T& operator()(const Thread& t, SCRATCHKIT_SITE_DEFAULT) const {
+    if constexpr (!in_register) detail::scheck::per_thread(t.rank, SCRATCHKIT_SITE_OF(loc));
+    return const_cast<PerThread&>(*this).at(t);
+  }
+#else
+  KOKKOS_INLINE_FUNCTION T& operator()(const Thread& t) { return at(t); }
+  KOKKOS_INLINE_FUNCTION const T& operator()(const Thread& t) const { return const_cast<PerThread&>(*this).at(t); }
+#endif
+
+  /// Host backends: the values of ranks 0, 1, ... one after the other (the
+  /// block's collectives loop over them directly; detail::host_direct).
+  KOKKOS_INLINE_FUNCTION T* impl_data() { return m_v; }
+  KOKKOS_INLINE_FUNCTION const T* impl_data() const { return m_v; }
+
+ private:
+  KOKKOS_INLINE_FUNCTION T& at(const Thread& t) {
     if constexpr (in_register) {
       (void)t;
       return m_v[0];
@@ -57,16 +80,6 @@ class PerThread {
       return m_v[t.rank];
     }
   }
-  KOKKOS_INLINE_FUNCTION const T& operator()(const Thread& t) const {
-    return const_cast<PerThread&>(*this)(t);
-  }
-
-  /// Host backends: the values of ranks 0, 1, ... one after the other (the
-  /// block's collectives loop over them directly; detail::host_direct).
-  KOKKOS_INLINE_FUNCTION T* impl_data() { return m_v; }
-  KOKKOS_INLINE_FUNCTION const T* impl_data() const { return m_v; }
-
- private:
   // Host backends: the array must hold every thread (always checked). GPUs:
   // the register needs no room, the check keeps the kernel portable.
   KOKKOS_INLINE_FUNCTION static void check(const BlockT& block) {

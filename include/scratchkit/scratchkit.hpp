@@ -9,6 +9,7 @@
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/padded_tile.hpp>
+#include <scratchkit/atomic.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/scratch_check.hpp>
 #include <scratchkit/occupancy.hpp>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/block.hpp>
+#include <scratchkit/detail/scratch_ref.hpp>
 
 #include <cstddef>
 #include <tuple>
@@ -60,11 +61,17 @@ class SharedArray {
     SCRATCHKIT_SCRATCH_STATIC(T, m_data, N, "SharedArray");
   }
 
-  KOKKOS_INLINE_FUNCTION T& operator[](std::size_t i) const {
+  /// The element i: `T&`, or under the scratch checker a proxy that records the access
+  /// (docs/checker.md: name the type, `float v = s[i];`, rather than `auto`).
+  KOKKOS_INLINE_FUNCTION detail::scratch_ref_t<T> operator[](detail::scratch_index ix) const {
+    const std::size_t i = detail::index_value(ix);
     SCRATCHKIT_BOUNDS_CHECK_V(i < N, "scratchkit: SharedArray index %lld out of bounds [0, %lld)",
                               static_cast<long long>(i), static_cast<long long>(N));
-    SCRATCHKIT_SCRATCH_TOUCH(m_data + i, sizeof(T));
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+    return detail::scratch_element(m_data + i, detail::index_site(ix));
+#else
     return m_data[i];
+#endif
   }
   KOKKOS_INLINE_FUNCTION T* data() const { return m_data; }
   KOKKOS_INLINE_FUNCTION T* begin() const { return m_data; }
@@ -114,9 +121,16 @@ class SharedShape {
   }
   /// The element (i0, i1, ...), at offset + ((i0 * E1 + i1) * E2 + ...).
   template <class... I>
-  KOKKOS_INLINE_FUNCTION value_type& operator()(I... i) const {
-    static_assert(sizeof...(I) == sizeof...(Extents), "SharedShape: one index per dimension");
-    return m_array[m_offset + static_cast<std::size_t>(linear<0, Extents...>(0, static_cast<int>(i)...))];
+  KOKKOS_INLINE_FUNCTION detail::scratch_ref_t<value_type> operator()(detail::scratch_int_index i0, I... i) const {
+    static_assert(sizeof...(I) + 1 == sizeof...(Extents), "SharedShape: one index per dimension");
+    // In range: the constructor checked offset + count <= size, linear() each index.
+    const std::size_t k =
+        m_offset + static_cast<std::size_t>(linear<0, Extents...>(0, detail::index_value(i0), static_cast<int>(i)...));
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+    return detail::scratch_element(m_array.data() + k, detail::index_site(i0));
+#else
+    return m_array.data()[k];
+#endif
   }
 
  private:

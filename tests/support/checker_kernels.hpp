@@ -23,7 +23,7 @@ struct CheckerKernels {
   using MS = typename Exec::memory_space;
 
   static LaunchParams checked(LaunchParams p, ScratchCheckReport* rep, bool print) {
-    return p.check_scratch(ScratchCheck().into(rep).quiet(!print));
+    return p.check_scratch(ScratchCheck().into(rep).quiet(!print).keep(1 << 20));  // every finding, as data
   }
 
   /// 256 threads write s[t] and read s[t + 1]; without the barrier between: 256 races, one per element.
@@ -63,7 +63,7 @@ struct CheckerKernels {
     constexpr int T = 16, n = 64;
     using Tile = SharedArray<float, T * T>;
     Kokkos::View<float**, Kokkos::LayoutRight, MS> A("A", n, n), Bm("B", n, n), C("C", n, n);
-    // Values that differ from tile to tile: a store of the value already in place looks like a load to the checker.
+    // The twin's inputs (tests/checker_twins.cu).
     auto ha = Kokkos::create_mirror_view(A);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) ha(i, j) = float(1 + i + 100 * j);
@@ -112,7 +112,7 @@ struct CheckerKernels {
   static ScratchCheckReport column_read_padded(bool print) {
     return column_read_tile<1>("checker::column_read_padded", print);
   }
-  /// 64 threads update s[rank * 8]: 8-way. `+=` is one access to the checker (a store; see docs/checker.md).
+  /// 64 threads update s[rank * 8]: 8-way. `+=` is a load and a store, as on the GPU.
   static ScratchCheckReport stride8_update(bool print) {
     using S = SharedArray<float, 64 * 8>;
     ScratchCheckReport rep;
@@ -149,11 +149,124 @@ struct CheckerKernels {
     return rep;
   }
 
+  /// Input for the race kernels: random values, or all zero (a race's verdict must not depend on the data).
+  template <class T>
+  static Kokkos::View<T*, MS> input(int n, bool zero) {
+    Kokkos::View<T*, MS> v("in", n);
+    auto h = Kokkos::create_mirror_view(v);
+    unsigned x = 12345u;
+    for (int i = 0; i < n; ++i) {
+      x = x * 1664525u + 1013904223u;
+      h(i) = zero ? T(0) : T((x >> 8) % 1000) / T(7);
+    }
+    Kokkos::deep_copy(v, h);
+    return v;
+  }
+
+  /// 64 threads sum 64 values: one cross-warp step after a barrier, then a warp-synchronous tree
+  /// (strides 16 .. 1) with no sync_warp between its steps: a race on s[16 .. 31], s[8 .. 15],
+  /// s[4 .. 7], s[2 .. 3] and s[1] (31 elements), on any data.
+  static ScratchCheckReport warp_tree(bool zero, bool print) {
+    using S = SharedArray<float, 64>;
+    auto in = input<float>(64, zero);
+    Kokkos::View<float*, MS> out("out", 1);
+    ScratchCheckReport rep;
+    launch(Exec(), zero ? "checker::warp_tree_zero" : "checker::warp_tree",
+           checked(LaunchParams(Dim3(1), Dim3(64)).uses<S>(), &rep, print), KOKKOS_LAMBDA(const B& b) {
+             S s(b);
+             b.threads([&](const Thread& t) { s[t.rank] = in(t.rank); });
+             sync_threads(b);
+             b.threads([&](const Thread& t) {
+               if (t.rank < 32) s[t.rank] += s[t.rank + 32];
+             });
+             for (int stride = 16; stride > 0; stride /= 2)  // missing: sync_warp(b) before each step
+               b.threads([&](const Thread& t) {
+                 if (t.rank < stride) s[t.rank] += s[t.rank + stride];
+               });
+             sync_threads(b);
+             b.once([&]() { out(0) = s[0]; });
+           });
+    return rep;
+  }
+  static ScratchCheckReport warp_tree_random(bool print) { return warp_tree(false, print); }
+  static ScratchCheckReport warp_tree_zero(bool print) { return warp_tree(true, print); }
+
+  /// A 2-D 5-point stencil on 32 x 32 values, 16 x 16 blocks, an 18 x 18 tile: each thread loads
+  /// its element, the threads on the block's edges also a halo element (divergent stores). With
+  /// the barrier: clean; without: every element a neighbour reads races (halo included).
+  static ScratchCheckReport halo_2d(bool barrier, bool zero, bool print) {
+    constexpr int n = 32, T = 16, P = T + 2;
+    using S = SharedArray<float, P * P>;
+    auto in = input<float>(n * n, zero);
+    Kokkos::View<float*, MS> out("out", n * n);
+    ScratchCheckReport rep;
+    launch(Exec(), barrier ? "checker::halo_2d" : "checker::halo_2d_race",
+           checked(LaunchParams(Dim3(n / T, n / T), Dim3(T, T)).uses<S>(), &rep, print),
+           KOKKOS_LAMBDA(const B& b) {
+             S s(b);
+             auto at = [&](int y, int x) {  // clamped to the grid
+               y = y < 0 ? 0 : y >= n ? n - 1 : y;
+               x = x < 0 ? 0 : x >= n ? n - 1 : x;
+               return in(y * n + x);
+             };
+             b.threads([&](const Thread& t) {
+               const int x = t.x + 1, y = t.y + 1;
+               s[y * P + x] = at(t.gy, t.gx);
+               if (t.x == 0) s[y * P + 0] = at(t.gy, t.gx - 1);
+               if (t.x == T - 1) s[y * P + T + 1] = at(t.gy, t.gx + 1);
+               if (t.y == 0) s[0 * P + x] = at(t.gy - 1, t.gx);
+               if (t.y == T - 1) s[(T + 1) * P + x] = at(t.gy + 1, t.gx);
+             });
+             if (barrier) sync_threads(b);
+             b.threads([&](const Thread& t) {
+               const int x = t.x + 1, y = t.y + 1;
+               out(t.gy * n + t.gx) = 4.0f * s[y * P + x] - s[(y - 1) * P + x] - s[(y + 1) * P + x] -
+                                      s[y * P + x - 1] - s[y * P + x + 1];
+             });
+           });
+    return rep;
+  }
+  static ScratchCheckReport halo_2d_clean(bool print) { return halo_2d(true, false, print); }
+  static ScratchCheckReport halo_2d_race(bool print) { return halo_2d(false, false, print); }
+
+  /// A privatised histogram: 256 threads zero 64 bins, count 4 values each with
+  /// scratchkit::atomic_inc, then add each bin to global counts: no race, the atomics out of the
+  /// bank tables. With `zeroed` false the bins are never stored first: every atomic an uninitialised read.
+  static ScratchCheckReport shared_histogram(bool zeroed, bool print) {
+    constexpr int bins = 64, per = 4, threads = 256;
+    using S = SharedArray<unsigned, bins>;
+    auto in = input<float>(threads * per, false);
+    Kokkos::View<unsigned*, MS> counts("counts", bins);
+    ScratchCheckReport rep;
+    launch(Exec(), zeroed ? "checker::shared_histogram" : "checker::shared_histogram_unzeroed",
+           checked(LaunchParams(Dim3(1), Dim3(threads)).uses<S>(), &rep, print), KOKKOS_LAMBDA(const B& b) {
+             S h(b);
+             if (zeroed) {
+               b.threads([&](const Thread& t) {
+                 if (t.rank < bins) h[t.rank] = 0u;
+               });
+               sync_threads(b);
+             }
+             b.threads([&](const Thread& t) {
+               for (int i = 0; i < per; ++i) atomic_inc(h[static_cast<int>(in(i * threads + t.rank) * 7.0f) % bins]);
+             });
+             sync_threads(b);
+             b.threads([&](const Thread& t) {
+               if (t.rank < bins) Kokkos::atomic_add(&counts(t.rank), static_cast<unsigned>(h[t.rank]));
+             });
+           });
+    return rep;
+  }
+  static ScratchCheckReport shared_histogram_clean(bool print) { return shared_histogram(true, print); }
+
   static std::vector<CheckerCase> cases() {
     return {{"missing_barrier", &missing_barrier},   {"with_barrier", &with_barrier},
             {"uninitialised_read", &uninitialised_read}, {"sgemm_16x16", &sgemm_16x16},
             {"column_read", &column_read},           {"column_read_padded", &column_read_padded},
-            {"stride8_update", &stride8_update},     {"doubles", &doubles}};
+            {"stride8_update", &stride8_update},     {"doubles", &doubles},
+            {"warp_tree", &warp_tree_random},        {"warp_tree_zero", &warp_tree_zero},
+            {"halo_2d", &halo_2d_clean},             {"halo_2d_race", &halo_2d_race},
+            {"shared_histogram", &shared_histogram_clean}};
   }
 };
 

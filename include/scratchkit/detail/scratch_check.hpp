@@ -20,6 +20,8 @@
 #include <cstring>
 #include <mutex>
 #include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace scratchkit {
@@ -69,7 +71,7 @@ class LaunchCheck {
     if (m_opts.print) std::fputs(text.c_str(), stdout), std::fflush(stdout);
     if (m_opts.report) *m_opts.report = m_report;
     if (m_opts.reports) m_opts.reports->push_back(m_report);
-    if (m_opts.throw_on_race && m_report.races > 0) throw ScratchRaceError(text);
+    if (m_opts.throw_on_race && (m_report.races > 0 || m_report.misuses > 0)) throw ScratchRaceError(text);
   }
 
  private:
@@ -78,6 +80,9 @@ class LaunchCheck {
   std::mutex m_mutex;
   ScratchCheckReport m_report;
 };
+
+/// What a hooked access does (the proxy of scratch_ref.hpp knows; a `T&` access does not: unknown).
+enum class Op : unsigned char { load, store, rmw, atomic, address, unknown };
 
 /// Records one block at a time for the host thread that runs it: every
 /// logical thread's accesses, phase by phase.
@@ -96,7 +101,7 @@ class Recorder {
     m_statics = 0;
     if (m_shadow.size() < bytes) m_shadow.resize(bytes);
     ++m_block_stamp;
-    // Poison: a first write is then seen as a change of the bytes.
+    // Poison: what raw-pointer stores leave is then seen as a change of the bytes.
     std::memset(base, poison, bytes);
     m_copy.assign(base, base + bytes);
     m_phase = 0;
@@ -143,24 +148,60 @@ class Recorder {
   void begin_thread(int rank) {
     m_rank = rank;
     m_pending.size = 0;
+    m_addressed.clear();
   }
   void end_thread() {
     resolve();
     diff_region();
     m_rank = -1;
   }
-  void touch(const void* p, std::size_t n) {
-    if (m_rank < 0) return;  // kernel-body code outside threads(): not a logical thread's access
+  /// An access whose kind the hook knows (the proxy of scratch_ref.hpp, the library's atomics).
+  void access(const void* p, std::size_t n, Op op, const ScratchSite& where) {
     const std::size_t off = offset_of(p);
     if (off == npos || off + n > m_bytes || n > 16) return;
+    const int site = site_id(where);
+    if (m_rank < 0) {
+      body_access(off, site);
+      return;
+    }
+    resolve();
+    if (op == Op::address) {  // &s[i]: stores through it are found by the diff, and named after it
+      m_addressed.push_back(Addressed{off, n, site});
+      return;
+    }
+    record(off, n, op, site);
+  }
+  /// A `T&` access (elements of class type): a load, or a store if the bytes differ at the thread's next access.
+  void touch(const void* p, std::size_t n) {
+    const std::size_t off = offset_of(p);
+    if (off == npos || off + n > m_bytes || n > 16) return;
+    if (m_rank < 0) {
+      body_access(off, 0);
+      return;
+    }
     resolve();
     m_pending.off  = off;
     m_pending.size = n;
     std::memcpy(m_pending.before, m_base + off, n);
   }
-  /// The scratch element just touched is updated atomically (a shared atomic).
+  /// The scratch element just touched through a `T&` is updated atomically (a library-internal shared atomic).
   void atomic(const void* p) {
     if (m_rank >= 0 && m_pending.size != 0 && offset_of(p) == m_pending.off) m_pending.atomic = true;
+  }
+  /// PerThread slot of logical thread `owner` used by the current logical thread.
+  void per_thread(int owner, const ScratchSite& where) {
+    if (owner == m_rank) return;
+    const int site = site_id(where);
+    if (!m_misuse_seen.insert(misuse_key(2, site, m_rank)).second) return;
+    ScratchFinding f = make(ScratchFindingKind::misuse, npos, m_rank, site);
+    f.other_thread = owner;
+    xyz(owner, f.other_xyz);
+    f.note = m_rank < 0 ? "PerThread slot of thread " + std::to_string(owner) +
+                              " used in the kernel body, outside threads() (on a GPU every thread runs this code)"
+                        : "PerThread slot of thread " + std::to_string(owner) +
+                              " used by another thread (on a GPU a PerThread value is the thread's register: "
+                              "share values through scratch and a sync_threads)";
+    misuse(std::move(f));
   }
   void sync() {
     end_phase();
@@ -178,15 +219,23 @@ class Recorder {
     int pitch;
     std::string name;
   };
+  // Who did what to a byte in the current phase: two of each kind of access, with the
+  // sync_warp count and the access site of each (sites index m_sites).
+  struct Slot {
+    int rank = -1, ws = 0, site = 0;
+  };
   struct Byte {
-    unsigned phase_stamp = 0;  // the fields below are this phase's when it matches
+    unsigned phase_stamp = 0;  // the slots below are this phase's when it matches
     unsigned init_stamp  = 0;  // written in this block before the current phase
     unsigned race_stamp  = 0;  // a race on this byte already counted in this phase
-    int writer = -1, writer2 = -1, reader = -1, reader2 = -1;
-    int writer_ws = 0, writer2_ws = 0, reader_ws = 0, reader2_ws = 0;  // sync_warp count at the access
+    unsigned store_stamp = 0;  // a tracked store by store_rank in this phase: not a raw-pointer store
+    int store_rank = -1;
+    Slot w[2], r[2], a[2];     // writers, readers, atomic updaters
+    int first_w = -1, first_a = -1;  // the first thread to store / update it in this phase
+    bool many_w = false, many_a = false;  // and whether another did too
   };
-  struct Access {
-    int rank, k;
+  struct Access {  // one load or store for the bank tables
+    int rank, site, occ;
     std::uint32_t off;
     std::uint8_t size;
     bool write;
@@ -194,12 +243,17 @@ class Recorder {
   };
   struct Candidate {  // a read of bytes not written before this phase
     std::size_t off, size;
-    int rank;
+    int rank, site;
+    bool atomic;
   };
   struct Pending {
     std::size_t off = 0, size = 0;
     bool atomic = false;
     unsigned char before[16];
+  };
+  struct Addressed {
+    std::size_t off, size;
+    int site;
   };
   struct Stats {
     long long requests[2] = {0, 0}, wavefronts[2] = {0, 0}, ideal[2] = {0, 0};
@@ -222,33 +276,58 @@ class Recorder {
     return best;
   }
   std::string array_name(int a) const { return a < 0 ? std::string("unnamed scratch") : m_arrays[a].name; }
-  std::string element(std::size_t off) const {
-    const int a = array_of(off);
-    std::ostringstream os;
-    os << array_name(a);
-    if (a >= 0) {
-      const Array& ar = m_arrays[a];
-      const std::size_t i = (off - ar.begin) / ar.elem;
-      os << " element " << i;
-      if (ar.pitch > 0) os << " (row " << i / ar.pitch << ", column " << i % ar.pitch << ")";
-    } else {
-      os << " byte " << off;
+  int site_id(const ScratchSite& s) {
+    if (!s.file) return 0;
+    const std::uint64_t key = reinterpret_cast<std::uintptr_t>(s.file) * 0x9E3779B97F4A7C15ull ^
+                              (std::uint64_t(s.line) << 20) ^ std::uint64_t(s.column);
+    auto it = m_site_ids.find(key);
+    if (it != m_site_ids.end()) return it->second;
+    m_sites.push_back(s);
+    const int id = static_cast<int>(m_sites.size()) - 1;
+    m_site_ids.emplace(key, id);
+    return id;
+  }
+  static std::uint64_t misuse_key(int kind, int site, int rank) {
+    return (std::uint64_t(kind) << 60) ^ (std::uint64_t(std::uint32_t(site)) << 24) ^ std::uint64_t(rank + 1);
+  }
+  void xyz(int rank, int* out) const {
+    if (rank < 0) return;
+    out[0] = rank % m_bdim[0], out[1] = (rank / m_bdim[0]) % m_bdim[1], out[2] = rank / (m_bdim[0] * m_bdim[1]);
+  }
+  // A finding at byte `off` (npos: none) by `rank` at `site`, its array and element filled in.
+  ScratchFinding make(ScratchFindingKind kind, std::size_t off, int rank, int site) const {
+    ScratchFinding f;
+    f.kind = kind;
+    f.block[0] = m_bidx[0], f.block[1] = m_bidx[1], f.block[2] = m_bidx[2];
+    f.phase  = m_phase;
+    f.thread = rank;
+    xyz(rank, f.thread_xyz);
+    f.site = m_sites[site];
+    if (off != npos) {
+      f.byte = static_cast<long long>(off);
+      const int a = array_of(off);
+      f.array = array_name(a);
+      if (a >= 0) {
+        const Array& ar = m_arrays[a];
+        f.element = static_cast<long long>((off - ar.begin) / ar.elem);
+        if (ar.pitch > 0) f.row = static_cast<int>(f.element / ar.pitch), f.column = static_cast<int>(f.element % ar.pitch);
+      }
     }
-    return os.str();
+    return f;
   }
-  std::string thread(int rank) const {
-    std::ostringstream os;
-    const int x = rank % m_bdim[0], y = (rank / m_bdim[0]) % m_bdim[1], z = rank / (m_bdim[0] * m_bdim[1]);
-    os << "thread " << rank << " (" << x << ", " << y << ", " << z << ")";
-    return os.str();
+  void keep(ScratchFinding&& f) {
+    if (static_cast<int>(m_findings.size()) < m_launch->options().max_findings) m_findings.push_back(std::move(f));
   }
-  std::string where() const {
-    std::ostringstream os;
-    os << "block (" << m_bidx[0] << ", " << m_bidx[1] << ", " << m_bidx[2] << "), phase " << m_phase;
-    return os.str();
+  void misuse(ScratchFinding&& f) {
+    ++m_misuses;
+    keep(std::move(f));
   }
-  void finding(const std::string& what) {
-    if (static_cast<int>(m_findings.size()) < m_launch->options().max_findings) m_findings.push_back(what);
+  void body_access(std::size_t off, int site) {
+    if (!m_misuse_seen.insert(misuse_key(1, site, -1)).second) return;
+    ScratchFinding f = make(ScratchFindingKind::misuse, off, -1, site);
+    f.note = "scratch touched in the kernel body, outside threads() (on a GPU every thread runs this code, on a "
+             "host backend one; put it in b.threads(...) or b.once(...))";
+    misuse(std::move(f));
   }
 
   void begin_phase() {
@@ -257,18 +336,25 @@ class Recorder {
     m_accesses.clear();
     m_written.clear();
     m_candidates.clear();
-    m_k.assign(1024, 0);  // BlockLimits::max_threads: one access counter per logical thread
+    m_occ.clear();
+    m_misuse_seen.clear();
   }
 
   Byte& byte(std::size_t off) {
     Byte& b = m_shadow[off];
     if (b.phase_stamp != m_stamp) {
       b.phase_stamp = m_stamp;
-      b.writer = b.writer2 = b.reader = b.reader2 = -1;
+      for (int i = 0; i < 2; ++i) b.w[i].rank = b.r[i].rank = b.a[i].rank = -1;
+      b.first_w = b.first_a = -1;
+      b.many_w = b.many_a = false;
     }
     return b;
   }
-  void race(std::size_t off, int first, const char* first_did, int second, const char* second_did) {
+  static const char* did(int kind) {
+    return kind == 0 ? "written" : kind == 1 ? "read" : kind == 2 ? "updated atomically" : "written through a raw pointer";
+  }
+  // kind: 0 store, 1 load, 2 atomic, 3 raw-pointer store.
+  void race(std::size_t off, const Slot& first, int first_kind, int kind, int site) {
     Byte& b = m_shadow[off];
     if (b.race_stamp == m_stamp) return;
     // One race per element and phase: mark every byte of the element.
@@ -281,76 +367,134 @@ class Recorder {
     }
     for (std::size_t i = e0; i < e1; ++i) m_shadow[i].race_stamp = m_stamp;
     ++m_races;
-    finding("race: " + where() + ": " + element(off) + " " + first_did + " by " + thread(first) + " and " +
-            second_did + " by " + thread(second) + " with no sync_threads between");
+    ScratchFinding f = make(ScratchFindingKind::race, off, m_rank, site);
+    f.access       = did(kind);
+    f.other_thread = first.rank;
+    xyz(first.rank, f.other_xyz);
+    f.other_access = did(first_kind);
+    f.other_site   = m_sites[first.site];
+    if (kind == 3 || first_kind == 3)
+      f.note = "a raw-pointer store is seen only where it changes the bytes; if these are Kokkos::atomic_* updates, "
+               "use scratchkit::atomic_add(s[i], v) and friends, which the checker knows";
+    keep(std::move(f));
   }
-  // Accesses of one phase by threads r (at sync_warp count rw) and t (now) conflict
+  // Accesses of one phase by threads s.rank (at sync_warp count s.ws) and t (now) conflict
   // unless they are the same thread, or lanes of one warp with a sync_warp between.
-  bool apart(int r, int rw, int t) const {
-    return r >= 0 && r != t && !(r / m_warp == t / m_warp && rw != m_wsync);
+  bool apart(const Slot& s, int t) const {
+    return s.rank >= 0 && s.rank != t && !(s.rank / m_warp == t / m_warp && s.ws != m_wsync);
   }
-  bool before(int r, int rw, int t) const { return r < 0 || r == t || (r / m_warp == t / m_warp && rw != m_wsync); }
-  void write_byte(std::size_t off, int t) {
+  bool before(const Slot& s, int t) const {
+    return s.rank < 0 || s.rank == t || (s.rank / m_warp == t / m_warp && s.ws != m_wsync);
+  }
+  void put(Slot* slots, int t, int site) {
+    if (before(slots[0], t)) slots[0] = Slot{t, m_wsync, site};
+    else if (slots[1].rank < 0 || before(slots[1], t)) slots[1] = Slot{t, m_wsync, site};
+  }
+  // kind: 0 store, 3 raw-pointer store.
+  void write_byte(std::size_t off, int t, int site, int kind) {
     Byte& b = byte(off);
-    if (apart(b.writer, b.writer_ws, t)) race(off, b.writer, "written", t, "written");
-    else if (apart(b.writer2, b.writer2_ws, t)) race(off, b.writer2, "written", t, "written");
-    else if (apart(b.reader, b.reader_ws, t)) race(off, b.reader, "read", t, "written");
-    else if (apart(b.reader2, b.reader2_ws, t)) race(off, b.reader2, "read", t, "written");
-    if (b.writer < 0) m_written.push_back(off);
-    if (before(b.writer, b.writer_ws, t)) b.writer = t, b.writer_ws = m_wsync;
-    else if (b.writer2 < 0 || before(b.writer2, b.writer2_ws, t)) b.writer2 = t, b.writer2_ws = m_wsync;
+    bool raced = false;
+    for (int i = 0; i < 2 && !raced; ++i)
+      if (apart(b.w[i], t)) race(off, b.w[i], 0, kind, site), raced = true;
+    for (int i = 0; i < 2 && !raced; ++i)
+      if (apart(b.a[i], t)) race(off, b.a[i], 2, kind, site), raced = true;
+    for (int i = 0; i < 2 && !raced; ++i)
+      if (apart(b.r[i], t)) race(off, b.r[i], 1, kind, site), raced = true;
+    if (b.first_w < 0 && b.first_a < 0) m_written.push_back(off);
+    if (b.first_w < 0) b.first_w = t;
+    else if (b.first_w != t) b.many_w = true;
+    put(b.w, t, site);
     // Reads ordered before this write (same thread, or an earlier warp step) are done with.
-    if (before(b.reader, b.reader_ws, t)) b.reader = -1;
-    if (before(b.reader2, b.reader2_ws, t)) b.reader2 = -1;
+    for (int i = 0; i < 2; ++i)
+      if (before(b.r[i], t)) b.r[i].rank = -1;
   }
-  void read_byte(std::size_t off, int t) {
+  void read_byte(std::size_t off, int t, int site) {
     Byte& b = byte(off);
-    if (apart(b.writer, b.writer_ws, t)) race(off, b.writer, "written", t, "read");
-    else if (apart(b.writer2, b.writer2_ws, t)) race(off, b.writer2, "written", t, "read");
-    if (before(b.reader, b.reader_ws, t)) b.reader = t, b.reader_ws = m_wsync;
-    else if (b.reader2 < 0 || before(b.reader2, b.reader2_ws, t)) b.reader2 = t, b.reader2_ws = m_wsync;
+    bool raced = false;
+    for (int i = 0; i < 2 && !raced; ++i)
+      if (apart(b.w[i], t)) race(off, b.w[i], 0, 1, site), raced = true;
+    for (int i = 0; i < 2 && !raced; ++i)
+      if (apart(b.a[i], t)) race(off, b.a[i], 2, 1, site), raced = true;
+    put(b.r, t, site);
   }
+  void atomic_byte(std::size_t off, int t, int site) {
+    Byte& b = byte(off);
+    bool raced = false;
+    for (int i = 0; i < 2 && !raced; ++i)
+      if (apart(b.w[i], t)) race(off, b.w[i], 0, 2, site), raced = true;
+    for (int i = 0; i < 2 && !raced; ++i)
+      if (apart(b.r[i], t)) race(off, b.r[i], 1, 2, site), raced = true;
+    if (b.first_w < 0 && b.first_a < 0) m_written.push_back(off);
+    if (b.first_a < 0) b.first_a = t;
+    else if (b.first_a != t) b.many_a = true;
+    put(b.a, t, site);
+  }
+  // Bytes [off, off + n) not stored before this phase, nor earlier in it by t: a candidate uninitialised read.
+  void check_init(std::size_t off, std::size_t n, int t, int site, bool atomic) {
+    for (std::size_t i = off; i < off + n; ++i) {
+      const Byte& b = m_shadow[i];
+      if (b.init_stamp == m_block_stamp) continue;
+      const bool own = b.phase_stamp == m_stamp && (b.w[0].rank == t || b.w[1].rank == t || b.a[0].rank == t ||
+                                                    b.a[1].rank == t);
+      if (!own) {
+        m_candidates.push_back(Candidate{off, n, t, site, atomic});
+        return;
+      }
+    }
+  }
+  void record(std::size_t off, std::size_t n, Op op, int site) {
+    const int t = m_rank;
+    ++m_accesses_local;
+    if (op == Op::atomic) {
+      // Atomics do not race with each other; they read what they update, and initialise it.
+      ++m_atomics_local;
+      check_init(off, n, t, site, true);
+      for (std::size_t i = off; i < off + n; ++i) atomic_byte(i, t, site), stored(i);
+      return;
+    }
+    const int occ = m_occ[(std::uint64_t(std::uint32_t(site)) << 32) | std::uint32_t(t)]++;
+    const int a   = array_of(off);
+    if (op == Op::load || op == Op::rmw) {
+      m_accesses.push_back(Access{t, site, occ, static_cast<std::uint32_t>(off), static_cast<std::uint8_t>(n), false, a});
+      check_init(off, n, t, site, false);
+      for (std::size_t i = off; i < off + n; ++i) read_byte(i, t, site);
+    }
+    if (op == Op::store || op == Op::rmw) {
+      if (op == Op::rmw) ++m_accesses_local;  // a load and a store, as the GPU issues them
+      m_accesses.push_back(Access{t, site, occ, static_cast<std::uint32_t>(off), static_cast<std::uint8_t>(n), true, a});
+      for (std::size_t i = off; i < off + n; ++i) write_byte(i, t, site, 0), stored(i);
+    }
+  }
+  void stored(std::size_t i) {
+    Byte& b = m_shadow[i];
+    b.store_stamp = m_stamp;
+    b.store_rank  = m_rank;
+  }
+  // The `T&` access of this thread still open: a store if it changed the bytes, else a load.
   void resolve() {
     if (m_pending.size == 0) return;
     const std::size_t off = m_pending.off, n = m_pending.size;
     m_pending.size = 0;
-    const bool write = std::memcmp(m_base + off, m_pending.before, n) != 0;
-    const int t = m_rank;
-    ++m_accesses_local;
     if (m_pending.atomic) {
-      // Atomics do not race with each other; they initialise what they update.
       m_pending.atomic = false;
-      ++m_atomics_local;
-      for (std::size_t i = off; i < off + n; ++i) {
-        Byte& b = byte(i);
-        if (b.writer < 0) m_written.push_back(i), b.writer = t, b.writer_ws = m_wsync;
-        m_copy[i] = static_cast<unsigned char>(m_base[i]);
-      }
-      return;
-    }
-    m_accesses.push_back(Access{t, m_k[t]++, static_cast<std::uint32_t>(off), static_cast<std::uint8_t>(n), write,
-                                array_of(off)});
-    if (write) {
-      for (std::size_t i = off; i < off + n; ++i) write_byte(i, t);
+      record(off, n, Op::atomic, 0);
     } else {
-      bool uninit = false;
-      for (std::size_t i = off; i < off + n; ++i) {
-        read_byte(i, t);
-        const Byte& b = m_shadow[i];
-        if (b.init_stamp != m_block_stamp && b.writer != t) uninit = true;
-      }
-      if (uninit) m_candidates.push_back(Candidate{off, n, t});
+      record(off, n, std::memcmp(m_base + off, m_pending.before, n) != 0 ? Op::store : Op::load, 0);
     }
   }
-  // Bytes the thread changed that no tracked access wrote: stores through raw pointers.
+  // Bytes the thread changed that no tracked access stored: stores through raw pointers.
   void diff_region() {
     if (std::memcmp(m_base, m_copy.data(), m_bytes) == 0) return;
     for (std::size_t i = 0; i < m_bytes; ++i) {
       if (m_base[i] == static_cast<char>(m_copy[i])) continue;
-      Byte& b = byte(i);
-      if (b.writer != m_rank) ++m_untracked_local;
-      write_byte(i, m_rank);
       m_copy[i] = static_cast<unsigned char>(m_base[i]);
+      const Byte& b = m_shadow[i];
+      if (b.store_stamp == m_stamp && b.store_rank == m_rank) continue;  // a tracked store or atomic
+      int site = 0;
+      for (const Addressed& ad : m_addressed)
+        if (i >= ad.off && i < ad.off + ad.size) site = ad.site;
+      ++m_untracked_local;
+      write_byte(i, m_rank, site, 3);
     }
   }
   void end_phase() {
@@ -360,12 +504,17 @@ class Recorder {
         const Byte& b = m_shadow[i];
         if (b.init_stamp == m_block_stamp) continue;
         uninit = true;
-        if (b.phase_stamp == m_stamp && ((b.writer >= 0 && b.writer != c.rank) || b.writer2 >= 0)) other = true;
+        // Stored by another thread in this phase: a race, or ordered by sync_warp: no uninitialised read.
+        if (b.phase_stamp == m_stamp &&
+            ((b.first_w >= 0 && (b.first_w != c.rank || b.many_w)) ||
+             (!c.atomic && b.first_a >= 0 && (b.first_a != c.rank || b.many_a))))
+          other = true;
       }
       if (!uninit || other) continue;  // written by another thread in this phase: a race, reported as one
       ++m_uninit;
-      finding("uninitialised read: " + where() + ": " + element(c.off) + " read by " + thread(c.rank) +
-              " before any thread of the block wrote it");
+      ScratchFinding f = make(ScratchFindingKind::uninitialised_read, c.off, c.rank, c.site);
+      f.access = c.atomic ? "updated atomically" : "read";
+      keep(std::move(f));
     }
     for (std::size_t off : m_written) m_shadow[off].init_stamp = m_block_stamp;
     banks();
@@ -373,12 +522,13 @@ class Recorder {
     ++m_phase;
   }
 
-  // Groups each warp's k-th accesses (same op, same array) into requests and counts their wavefronts.
+  // A warp's request: its lanes' n-th execution of one access site, one op, one array.
   void banks() {
     std::sort(m_accesses.begin(), m_accesses.end(), [](const Access& a, const Access& b) {
       const int wa = a.rank / 32, wb = b.rank / 32;
       if (wa != wb) return wa < wb;
-      if (a.k != b.k) return a.k < b.k;
+      if (a.site != b.site) return a.site < b.site;
+      if (a.occ != b.occ) return a.occ < b.occ;
       if (a.write != b.write) return a.write < b.write;
       if (a.array != b.array) return a.array < b.array;
       return a.rank < b.rank;
@@ -387,8 +537,8 @@ class Recorder {
     while (i < m_accesses.size()) {
       std::size_t j = i + 1;
       const Access& a = m_accesses[i];
-      while (j < m_accesses.size() && m_accesses[j].rank / 32 == a.rank / 32 && m_accesses[j].k == a.k &&
-             m_accesses[j].write == a.write && m_accesses[j].array == a.array)
+      while (j < m_accesses.size() && m_accesses[j].rank / 32 == a.rank / 32 && m_accesses[j].site == a.site &&
+             m_accesses[j].occ == a.occ && m_accesses[j].write == a.write && m_accesses[j].array == a.array)
         ++j;
       request(i, j);
       i = j;
@@ -437,6 +587,7 @@ class Recorder {
     r.untracked_write_bytes += m_untracked_local;
     r.races += m_races;
     r.uninitialised_reads += m_uninit;
+    r.misuses += m_misuses;
     for (auto& f : m_findings)
       if (static_cast<int>(r.findings.size()) < m_launch->options().max_findings) r.findings.push_back(std::move(f));
     for (auto& kv : m_stats) {
@@ -450,7 +601,7 @@ class Recorder {
     }
     m_stats.clear();
     m_findings.clear();
-    m_races = m_uninit = m_accesses_local = m_untracked_local = m_atomics_local = 0;
+    m_races = m_uninit = m_misuses = m_accesses_local = m_untracked_local = m_atomics_local = 0;
   }
 
   LaunchCheck* m_launch = nullptr;
@@ -466,11 +617,16 @@ class Recorder {
   std::vector<Access> m_accesses;
   std::vector<std::size_t> m_written;
   std::vector<Candidate> m_candidates;
-  std::vector<int> m_k;
+  std::vector<Addressed> m_addressed;
+  std::unordered_map<std::uint64_t, int> m_occ;  // (site, rank) -> executions of the site so far in the phase
+  std::unordered_set<std::uint64_t> m_misuse_seen;  // one misuse finding per kind, site and thread a phase
+  std::vector<ScratchSite> m_sites{ScratchSite{}};  // site 0: unknown
+  std::unordered_map<std::uint64_t, int> m_site_ids;
   Pending m_pending;
   std::map<int, Stats> m_stats;
-  std::vector<std::string> m_findings;
-  long long m_races = 0, m_uninit = 0, m_accesses_local = 0, m_untracked_local = 0, m_atomics_local = 0;
+  std::vector<ScratchFinding> m_findings;
+  long long m_races = 0, m_uninit = 0, m_misuses = 0, m_accesses_local = 0, m_untracked_local = 0,
+            m_atomics_local = 0;
   long long m_blocks_local = 0, m_phases_local = 0;
 };
 
@@ -522,6 +678,12 @@ inline void sync_warp() {
 }
 inline void atomic(const void* p) {
   if (active) active->atomic(p);
+}
+inline void access(const void* p, std::size_t n, Op op, const ScratchSite& site) {
+  if (active) active->access(p, n, op, site);
+}
+inline void per_thread(int owner, const ScratchSite& site) {
+  if (active) active->per_thread(owner, site);
 }
 template <class T>
 inline void static_array(const T* p, std::size_t n, const char* kind) {

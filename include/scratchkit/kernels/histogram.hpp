@@ -19,7 +19,7 @@
 /// - HistogramVariant::shared_atomic: each block counts into privatised bins
 ///   in its dynamic shared pool (DynamicSharedArray<std::uint32_t>), zeroed
 ///   first, with shared-memory atomics (red.shared on CUDA, see
-///   detail::histogram_scratch_inc), then adds every non-zero bin to counts
+///   scratchkit::atomic_inc), then adds every non-zero bin to counts
 ///   with one global atomic. Up to 256 bins a block keeps the blocking's
 ///   number of interleaved copies of its bins (detail::histogram_copies: 8
 ///   for 256 bins with 8 copies, then fewer as bins grow), lane l counting
@@ -40,6 +40,7 @@
 /// repeated verbatim in the native twin.
 #pragma once
 
+#include <scratchkit/atomic.hpp>
 #include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/histogram/plan.hpp>
 #include <scratchkit/detail/layout_map.hpp>
@@ -70,21 +71,6 @@ KOKKOS_INLINE_FUNCTION int histogram_bin(C v, C lo, C hi, C scale, int B) {
   int b         = f < static_cast<C>(B) ? static_cast<int>(f) : B - 1;
   b             = b < B ? b : B - 1;  // C(B) may round above B when B > 2^24 in float
   return in ? b : -1;
-}
-
-/// *p += 1, atomically, for a counter in block scratch. Kokkos' atomics take
-/// a generic address and only special-case global memory; on CUDA a scratch
-/// address gets the shared-memory reduction the native twin's atomicAdd on a
-/// __shared__ array compiles to (red.shared.add), anything else Kokkos' atomic.
-KOKKOS_INLINE_FUNCTION void histogram_scratch_inc(std::uint32_t* p) {
-#if defined(__CUDA_ARCH__)
-  if (__isShared(p)) {
-    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(p))) : "memory");
-    return;
-  }
-#endif
-  SCRATCHKIT_SCRATCH_ATOMIC(p);
-  Kokkos::atomic_add(p, std::uint32_t(1));
 }
 
 /// The launch bounds of the global_atomic kernel (native twin: __launch_bounds__(256, 8)).
@@ -187,7 +173,7 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
       histogram_stream<Bk>(src, n, head, bc, t.rank, blocks, [&](T x) {
         // -1 - k0 and bins of other chunks fail the unsigned test
         const int kc = histogram_bin<C>(static_cast<C>(x), lo, hi, scale, nb) - k0;
-        if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) histogram_scratch_inc(&h[kc * copies + copy]);
+        if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) scratchkit::atomic_inc(h[kc * copies + copy]);
       });
     });
     sync_threads(b);

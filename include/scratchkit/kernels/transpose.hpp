@@ -32,7 +32,7 @@ constexpr int transpose_min_blocks = 8;
 
 /// The (r, c) element of the unpadded 32 x 32 tile of `tiled` (pitch 32: column reads conflict 32-way).
 template <class T>
-KOKKOS_INLINE_FUNCTION T& transpose_tile_at(const SharedArray<T, transpose_tile * transpose_tile>& s, int r, int c) {
+KOKKOS_INLINE_FUNCTION detail::scratch_ref_t<T> transpose_tile_at(const SharedArray<T, transpose_tile * transpose_tile>& s, int r, int c) {
   return s[r * transpose_tile + c];
 }
 

@@ -43,7 +43,18 @@ else
   "$cases_bin" > "$host"
 fi
 
-mkdir -p "$(dirname "$log")"
+raw="${RAW_DIR:-$work/raw}"
+mkdir -p "$(dirname "$log")" "$raw"
+# The tools may read stdin: the cases come on fd 3.
+while read -r line <&3; do
+  c="${line%% *}"
+  echo "== $c"
+  # racecheck: every hazard, each with its shared-memory byte address; initcheck; the four counters.
+  "$sanitizer" --tool racecheck --racecheck-report hazard --print-limit 1000000 "$work/twins" "$c" > "$raw/$c.race" 2>&1 || true
+  "$sanitizer" --tool initcheck "$work/twins" "$c" > "$raw/$c.init" 2>&1 || true
+  "$ncu" --csv --metrics "$metrics" "$work/twins" "$c" > "$raw/$c.ncu" 2> "$raw/$c.ncu.err" || true
+done 3< "$host"
+
 {
   echo "# scratchkit host scratch checker vs. GPU tools"
   echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')"
@@ -51,66 +62,13 @@ mkdir -p "$(dirname "$log")"
   echo "# $("$nvcc" --version | tail -n 1); $("$sanitizer" --version 2>/dev/null | head -n 1); $("$ncu" --version 2>/dev/null | tail -n 1)"
   echo "# host: scratchkit_checker_cases from $build"
   echo
-  echo "races: elements the checker reports racing / elements racecheck's hazards touch (hazard addresses / element size);"
-  echo "'same' when the two sets are equal. Bank counts: the checker / Nsight Compute."
-  echo
-  printf '%-20s %-34s %-22s %-24s %-24s %-24s %-24s\n' case "race elements: checker / racecheck" "uninit: ch / initcheck" \
-    "ld conflicts: ch / ncu" "st conflicts: ch / ncu" "ld wavefronts: ch / ncu" "st wavefronts: ch / ncu"
+  python3 "$src/scripts/checker_compare.py" "$host" "$raw" || echo "(some race sets differ)"
 } > "$log"
-
-field() { sed -n "s/.*\b$2=\([0-9-]*\).*/\1/p" <<< "$1"; }
-# The tools may read stdin: the cases come on fd 3.
-while read -r line <&3; do
-  c="${line%% *}"
-  # racecheck: hazards reported (errors + warnings); initcheck: errors.
-  "$sanitizer" --tool racecheck --racecheck-report hazard --print-limit 1000000 "$work/twins" "$c" > "$work/$c.race" 2>&1 || true
-  "$sanitizer" --tool initcheck "$work/twins" "$c" > "$work/$c.init" 2>&1 || true
-  hazards="$(sed -n 's/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*/\1/p' "$work/$c.race" | tail -n 1)"
-  [ -n "$hazards" ] || hazards="$(grep -c 'Race reported\|Potential .* hazard\|Error: Race' "$work/$c.race" || true)"
-  init="$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$work/$c.init" | tail -n 1)"
-  "$ncu" --csv --metrics "$metrics" "$work/twins" "$c" > "$work/$c.ncu" 2> "$work/$c.ncu.err" || true
-  read -r nld nst nwld nwst < <(python3 - "$work/$c.ncu" <<'PY'
-import csv, sys
-sums = {}
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 3]
-if rows:
-    head = rows[0]
-    mi, vi = head.index("Metric Name"), head.index("Metric Value")
-    for r in rows[1:]:
-        try:
-            sums[r[mi]] = sums.get(r[mi], 0) + float(r[vi].replace(",", ""))
-        except ValueError:
-            pass
-keys = ["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"]
-print(" ".join(str(int(sums[k])) if k in sums else "?" for k in keys))
-PY
-)
-  # racecheck's hazards name shared-memory byte addresses: the elements they touch (every case's racing
-  # array is its only __shared__ array, at address 0; doubles are 8 bytes).
-  esize=4
-  [ "$c" = doubles ] && esize=8
-  read -r rc_n rc_same < <(python3 - "$work/$c.race" "$esize" "$(sed -n 's/.*race_elements=\([0-9,-]*\).*/\1/p' <<< "$line")" <<'PY'
-import re, sys
-text = open(sys.argv[1], errors="replace").read()
-size = int(sys.argv[2])
-rc = {int(a, 16) // size for a in re.findall(r"__shared__ (?:memory )?(?:at )?0x([0-9a-fA-F]+)", text)}
-ours = set() if sys.argv[3] in ("", "-") else {int(x) for x in sys.argv[3].split(",")}
-print(len(rc), "same" if rc == ours else "differ:checker-only=%s,racecheck-only=%s" % (
-    ",".join(map(str, sorted(ours - rc)[:8])) or "-", ",".join(map(str, sorted(rc - ours)[:8])) or "-"))
-PY
-)
-  ours_n="$(sed -n 's/.*race_elements=\([0-9,-]*\).*/\1/p' <<< "$line" | awk -F, '$0 == "-" {print 0; next} {print NF}')"
-  printf '%-20s %-34s %-22s %-24s %-24s %-24s %-24s\n' "$c" "$ours_n / $rc_n ($rc_same; ${hazards:-?} hazards)" \
-    "$(field "$line" uninit) / ${init:-?}" "$(field "$line" ld_conflicts) / $nld" "$(field "$line" st_conflicts) / $nst" \
-    "$(field "$line" ld_wavefronts) / $nwld" "$(field "$line" st_wavefronts) / $nwst" >> "$log"
-  [ -z "${RAW_DIR:-}" ] || cp "$work/$c.race" "$work/$c.ncu" "$RAW_DIR/" 2>/dev/null || true
-done 3< "$host"
 
 {
   echo
   echo "## racecheck / initcheck excerpts (first hazard or error of each case)"
-  for f in "$work"/*.race "$work"/*.init; do
+  for f in "$raw"/*.race "$raw"/*.init; do
     first="$(grep -m 1 -A 3 'Error\|Warning\|hazard' "$f" | head -n 4 || true)"
     [ -z "$first" ] || printf '%s:\n%s\n' "$(basename "$f")" "$first"
   done

@@ -52,11 +52,11 @@ class PerThread {
   // Under the checker: another thread's slot, or a slot used outside threads(), is a misuse
   // (on a GPU the value is the thread's own register).
   T& operator()(const Thread& t, SCRATCHKIT_SITE_DEFAULT) {
-    if constexpr (!in_register) detail::scheck::per_thread(t.rank, SCRATCHKIT_SITE_OF(loc));
+    if constexpr (!in_register) detail::scheck::per_thread_fast(t.rank, SCRATCHKIT_SITE_OF(loc));
     return at(t);
   }
   const T& operator()(const Thread& t, SCRATCHKIT_SITE_DEFAULT) const {
-    if constexpr (!in_register) detail::scheck::per_thread(t.rank, SCRATCHKIT_SITE_OF(loc));
+    if constexpr (!in_register) detail::scheck::per_thread_fast(t.rank, SCRATCHKIT_SITE_OF(loc));
     return const_cast<PerThread&>(*this).at(t);
   }
 #else

@@ -21,29 +21,63 @@ namespace detail {
 
 #if defined(__cpp_lib_source_location)
 #define SCRATCHKIT_SITE_DEFAULT ::std::source_location loc = ::std::source_location::current()
-#define SCRATCHKIT_SITE_OF(loc)                                                                        \
-  ::scratchkit::ScratchSite {                                                                          \
-    (loc).file_name(), static_cast<int>((loc).line()), static_cast<int>((loc).column())               \
+#define SCRATCHKIT_SITE_OF(loc) ::scratchkit::detail::SiteRef{loc}
+/// Where an access is, as cheap to carry as the compiler's record of it (one pointer).
+struct SiteRef {
+  std::source_location loc;
+  ScratchSite get() const {
+    return ScratchSite{loc.file_name(), static_cast<int>(loc.line()), static_cast<int>(loc.column())};
   }
+};
 #else
 // C++17: GCC, Clang and EDG give the line and file of the call site; two accesses on one line
 // are then told apart by their order.
 #define SCRATCHKIT_SITE_DEFAULT const char *loc_file = __builtin_FILE(), int loc_line = __builtin_LINE()
-#define SCRATCHKIT_SITE_OF(loc) ::scratchkit::ScratchSite{loc##_file, loc##_line, 0}
+#define SCRATCHKIT_SITE_OF(loc) ::scratchkit::detail::SiteRef{loc##_file, loc##_line}
+struct SiteRef {
+  const char* file;
+  int line;
+  ScratchSite get() const { return ScratchSite{file, line, 0}; }
+};
 #endif
+
+#if defined(__GNUC__)
+#define SCRATCHKIT_COLD __attribute__((noinline, cold))
+#else
+#define SCRATCHKIT_COLD
+#endif
+
+namespace scheck {
+// The recording path, out of line: a build with the checker compiled in pays a thread-local
+// pointer test per access when no launch records.
+SCRATCHKIT_COLD inline void access_slow(const void* p, std::size_t n, Op op, SiteRef site) {
+  active->access(p, n, op, site.get());
+}
+SCRATCHKIT_COLD inline void touch_slow(const void* p, std::size_t n) { active->touch(p, n); }
+SCRATCHKIT_COLD inline void per_thread_slow(int owner, SiteRef site) { active->per_thread(owner, site.get()); }
+inline void access_fast(const void* p, std::size_t n, Op op, const SiteRef& site) {
+  if (__builtin_expect(active != nullptr, 0)) access_slow(p, n, op, site);
+}
+inline void touch_fast(const void* p, std::size_t n) {
+  if (__builtin_expect(active != nullptr, 0)) touch_slow(p, n);
+}
+inline void per_thread_fast(int owner, const SiteRef& site) {
+  if (__builtin_expect(active != nullptr, 0)) per_thread_slow(owner, site);
+}
+}  // namespace scheck
 
 /// An index and the source site of the access it is used in: the default argument is
 /// evaluated where the user's `s[i]` converts its index, so the site is the user's line.
 struct ScratchIndex {
   std::size_t value;
-  ScratchSite site;
+  SiteRef site;
   // NOLINTNEXTLINE(google-explicit-constructor): converts the index of every `s[i]`
   ScratchIndex(std::size_t i, SCRATCHKIT_SITE_DEFAULT) : value(i), site(SCRATCHKIT_SITE_OF(loc)) {}
 };
 /// The same for int indices (PaddedTile rows, SharedShape's first index).
 struct ScratchIntIndex {
   int value;
-  ScratchSite site;
+  SiteRef site;
   // NOLINTNEXTLINE(google-explicit-constructor)
   ScratchIntIndex(int i, SCRATCHKIT_SITE_DEFAULT) : value(i), site(SCRATCHKIT_SITE_OF(loc)) {}
 };
@@ -51,8 +85,8 @@ using scratch_index     = ScratchIndex;
 using scratch_int_index = ScratchIntIndex;
 inline std::size_t index_value(const ScratchIndex& i) { return i.value; }
 inline int index_value(const ScratchIntIndex& i) { return i.value; }
-inline const ScratchSite& index_site(const ScratchIndex& i) { return i.site; }
-inline const ScratchSite& index_site(const ScratchIntIndex& i) { return i.site; }
+inline const SiteRef& index_site(const ScratchIndex& i) { return i.site; }
+inline const SiteRef& index_site(const ScratchIntIndex& i) { return i.site; }
 
 template <class T>
 struct dependent_false : std::false_type {};
@@ -68,7 +102,7 @@ class ScratchRef {
 
  public:
   using value_type = T;
-  ScratchRef(T* p, const ScratchSite& site) : m_p(p), m_site(site) {}
+  ScratchRef(T* p, const SiteRef& site) : m_p(p), m_site(site) {}
   ScratchRef(const ScratchRef&) = default;
 
   operator T() && { return load(); }  // NOLINT(google-explicit-constructor)
@@ -121,34 +155,34 @@ class ScratchRef {
   }
   /// &s[i]: the raw address; stores through it are seen where they change bytes.
   T* operator&() && {
-    scheck::access(m_p, n, scheck::Op::address, m_site);
+    scheck::access_fast(m_p, n, scheck::Op::address, m_site);
     return m_p;
   }
 
   // The library's atomics (scratchkit/atomic.hpp).
   T* impl_atomic_target() const {
-    scheck::access(m_p, n, scheck::Op::atomic, m_site);
+    scheck::access_fast(m_p, n, scheck::Op::atomic, m_site);
     return m_p;
   }
 
  private:
   T load() const {
-    scheck::access(m_p, n, scheck::Op::load, m_site);
+    scheck::access_fast(m_p, n, scheck::Op::load, m_site);
     return *m_p;
   }
   T store(const T& v) const {
-    scheck::access(m_p, n, scheck::Op::store, m_site);
+    scheck::access_fast(m_p, n, scheck::Op::store, m_site);
     *m_p = v;
     return v;
   }
   template <class F>
   T rmw(const F& f) const {
-    scheck::access(m_p, n, scheck::Op::rmw, m_site);
+    scheck::access_fast(m_p, n, scheck::Op::rmw, m_site);
     f(*m_p);
     return *m_p;
   }
   T* m_p;
-  ScratchSite m_site;
+  SiteRef m_site;
 };
 
 /// What `s[i]` gives: the proxy for arithmetic, enum and pointer elements, `T&` for class types
@@ -161,11 +195,11 @@ using scratch_ref_t = std::conditional_t<scratch_proxied<T>, ScratchRef<T>, T&>;
 
 /// The element at p, as `s[i]` returns it, recording a `T&` touch for class types.
 template <class T>
-inline scratch_ref_t<T> scratch_element(T* p, const ScratchSite& site) {
+inline scratch_ref_t<T> scratch_element(T* p, const SiteRef& site) {
   if constexpr (scratch_proxied<T>) {
     return ScratchRef<T>(p, site);
   } else {
-    scheck::touch(p, sizeof(T));
+    scheck::touch_fast(p, sizeof(T));
     return *p;
   }
 }

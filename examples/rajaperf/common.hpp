@@ -134,10 +134,10 @@ int main_of(int argc, char** argv, const F& run) {
   }
   if (o.check) {
     for (const auto& r : scope->reports()) {
-      std::printf("  checker: %s: %lld blocks, %lld races, %lld uninitialised reads\n", r.label.c_str(), r.blocks,
-                  r.races, r.uninitialised_reads);
-      for (const auto& f : r.findings) std::printf("    %s\n", f.c_str());
-      bad += r.races + r.uninitialised_reads;
+      std::printf("  checker: %s: %lld blocks, %lld races, %lld uninitialised reads, %lld misuses\n", r.label.c_str(), r.blocks,
+                  r.races, r.uninitialised_reads, r.misuses);
+      for (const auto& f : r.findings) std::printf("    %s\n", f.str().c_str());
+      bad += r.races + r.uninitialised_reads + r.misuses;
     }
     if (scope->reports().empty()) {
       std::printf("  checker: no launch was checked\n");

@@ -74,11 +74,11 @@ KOKKOS_INLINE_FUNCTION void atomic_inc(T& x) {
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION void atomic_max(T& x, const detail::atomic_value_t<T>& v) {
-  Kokkos::atomic_max(&x, v);
+  (void)Kokkos::atomic_fetch_max(&x, v);
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION void atomic_min(T& x, const detail::atomic_value_t<T>& v) {
-  Kokkos::atomic_min(&x, v);
+  (void)Kokkos::atomic_fetch_min(&x, v);
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION void atomic_or(T& x, const detail::atomic_value_t<T>& v) {
@@ -118,11 +118,11 @@ void atomic_inc(detail::ScratchRef<T>&& x) {
 }
 template <class T>
 void atomic_max(detail::ScratchRef<T>&& x, const detail::atomic_value_t<T>& v) {
-  Kokkos::atomic_max(x.impl_atomic_target(), v);
+  (void)Kokkos::atomic_fetch_max(x.impl_atomic_target(), v);
 }
 template <class T>
 void atomic_min(detail::ScratchRef<T>&& x, const detail::atomic_value_t<T>& v) {
-  Kokkos::atomic_min(x.impl_atomic_target(), v);
+  (void)Kokkos::atomic_fetch_min(x.impl_atomic_target(), v);
 }
 template <class T>
 void atomic_or(detail::ScratchRef<T>&& x, const detail::atomic_value_t<T>& v) {

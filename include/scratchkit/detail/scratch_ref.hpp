@@ -106,8 +106,10 @@ class ScratchRef {
   ScratchRef(const ScratchRef&) = default;
 
   operator T() && { return load(); }  // NOLINT(google-explicit-constructor)
+  // Only a named proxy reaches this one (an rvalue cannot bind `&`): a template on rvalues would
+  // convert to any type and make `s[i] + s[j]` ambiguous beside CUDA's __half operators.
   template <class U = T>
-  operator U() const& {  // NOLINT(google-explicit-constructor)
+  operator U() & {  // NOLINT(google-explicit-constructor)
     static_assert(dependent_false<U>::value,
                   "scratchkit scratch checker: a scratch element kept in an `auto` variable (or passed as a deduced "
                   "type) reads shared memory later than the code says: name its type, `float v = s[i];`, or "
@@ -119,12 +121,18 @@ class ScratchRef {
   T operator=(const ScratchRef& o) && { return store(o.load()); }
   template <class U>
   T operator=(const U&) & {
-    static_assert(dependent_false<U>::value,
-                  "scratchkit scratch checker: assignment to a scratch element kept in an `auto` variable: name "
-                  "its type (`T v = s[i];`) for a local copy, or write `s[i] = ...` for a store");
-    return T();
+    return named<U>();
   }
 
+  // A named proxy (`auto v = s[i];`) would update shared memory, not a local copy: refused.
+  template <class U>
+  T operator+=(const U&) & { return named<U>(); }
+  template <class U>
+  T operator-=(const U&) & { return named<U>(); }
+  template <class U>
+  T operator*=(const U&) & { return named<U>(); }
+  template <class U>
+  T operator/=(const U&) & { return named<U>(); }
   T operator+=(const T& v) && { return rmw([&](T& x) { x += v; }); }
   T operator-=(const T& v) && { return rmw([&](T& x) { x -= v; }); }
   T operator*=(const T& v) && { return rmw([&](T& x) { x *= v; }); }
@@ -166,6 +174,13 @@ class ScratchRef {
   }
 
  private:
+  template <class U>
+  static T named() {
+    static_assert(dependent_false<U>::value,
+                  "scratchkit scratch checker: a scratch element kept in an `auto` variable is updated: name its "
+                  "type (`float v = s[i];`) for a local copy, or write `s[i] += ...` to update shared memory");
+    return T();
+  }
   T load() const {
     scheck::access_fast(m_p, n, scheck::Op::load, m_site);
     return *m_p;

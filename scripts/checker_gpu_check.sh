@@ -57,7 +57,7 @@ done 3< "$host"
 
 {
   echo "# scratchkit host scratch checker vs. GPU tools"
-  echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit ${SCRATCHKIT_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')}"
   echo "# GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
   echo "# $("$nvcc" --version | tail -n 1); $("$sanitizer" --version 2>/dev/null | head -n 1); $("$ncu" --version 2>/dev/null | tail -n 1)"
   echo "# host: scratchkit_checker_cases from $build"

@@ -5,6 +5,8 @@
 
 #include <scratchkit/detail/scratch_check.hpp>
 
+#include <Kokkos_Macros.hpp>
+
 #include <cstddef>
 #include <type_traits>
 

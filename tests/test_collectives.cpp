@@ -16,9 +16,9 @@
 //   LW + warps - 1 (+ N - 1 for items).
 // W, the warp size, is the backend's (scratchkit::warp_size<Exec>()): on host
 // backends the one the test run chose (SCRATCHKIT_TEST_WARP_SIZE, 32 or 64).
-// tests/CMakeLists.txt compiles this file once per part (SCRATCHKIT_TEST_PART: 0 the warp and
-// one-value block collectives, 1 blocked items and exchanges, 2 the tile kernels), so that no unit
-// instantiates all of them; the model and helpers below are shared.
+// tests/CMakeLists.txt compiles this file once per part (SCRATCHKIT_TEST_PART: 0 the warp
+// collectives, 1 blocked items and exchanges, 2 the tile kernels, 3 the one-value block
+// collectives), so that no unit instantiates all of them; the model and helpers below are shared.
 #include "test_support.hpp"
 
 #include <scratchkit/block_collectives.hpp>
@@ -694,7 +694,7 @@ TEMPLATE_LIST_TEST_CASE("Warp scans, shuffles and reductions follow the document
 }
 #endif
 
-#if SCRATCHKIT_TEST_PART == 0
+#if SCRATCHKIT_TEST_PART == 3
 TEMPLATE_LIST_TEST_CASE("Block scans and reductions of one value a thread match the model and the sequential result",
                         "[collectives][block]", test::Spaces) {
   using Exec = TestType;

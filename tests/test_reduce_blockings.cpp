@@ -3,8 +3,8 @@
 // A unit of its own: these calls reach the kernels' internals (detail::reduce_layer), which the
 // library's explicit instantiations do not cover, so they compile here (docs/user-guide.md,
 // "Compiled kernels"). Bounds as in test_reduce.cpp. tests/CMakeLists.txt compiles this file once
-// per part (SCRATCHKIT_TEST_PART = 0..5: a blocking and the integer or floating-point types), so
-// that no unit instantiates more than two kernels' worth of blockings.
+// per part (SCRATCHKIT_TEST_PART = 0..11: a blocking and one of int32, int64, float, double), so
+// that no unit instantiates more than one kernel's worth of blockings.
 #include "test_support.hpp"
 
 #include <scratchkit/check/reference.hpp>
@@ -57,19 +57,13 @@ void check_blocking(std::size_t n, std::size_t off, long long fill) {
 using OtherBlockings = std::tuple<detail::ReduceBlocking<512, 2, 4, detail::LoadHint::no_allocate>,
                                   detail::ReduceBlocking<1024, 1, 2, detail::LoadHint::l2_256>,
                                   detail::ReduceBlocking<64, 3, 8, detail::LoadHint::evict_first>>;
-using PartBlocking         = std::tuple_element_t<SCRATCHKIT_TEST_PART / 2, OtherBlockings>;
-constexpr bool part_floats = SCRATCHKIT_TEST_PART % 2 == 1;
+using PartBlocking = std::tuple_element_t<SCRATCHKIT_TEST_PART / 4, OtherBlockings>;
+using PartType     = std::tuple_element_t<SCRATCHKIT_TEST_PART % 4, std::tuple<std::int32_t, std::int64_t, float, double>>;
 
-/// The part's blocking on its types: int32 and int64, or float and double.
+/// The part's blocking on its type.
 template <class Exec, class Bk>
 void check_blocking_part(std::size_t n, std::size_t off, long long fill) {
-  if constexpr (part_floats) {
-    check_blocking<Exec, float, Bk>(n, off, fill);
-    check_blocking<Exec, double, Bk>(n, off, fill);
-  } else {
-    check_blocking<Exec, std::int32_t, Bk>(n, off, fill);
-    check_blocking<Exec, std::int64_t, Bk>(n, off, fill);
-  }
+  check_blocking<Exec, PartType, Bk>(n, off, fill);
 }
 
 }  // namespace

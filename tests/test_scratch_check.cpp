@@ -235,6 +235,12 @@ TEST_CASE("Checker: a 2-D halo stencil's divergent stores, with and without its 
   for (int y = 1; y <= 16; ++y)
     for (int x = 1; x <= 16; ++x) interior.insert(y * 18 + x);
   CHECK(race_elements(race) == interior);
+  // On all-zero data: the same findings.
+  const ScratchCheckReport zero = K::halo_2d(false, true, false);
+  CHECK(zero.races == race.races);
+  CHECK(race_elements(zero) == interior);
+  CHECK(zero.wavefronts(ld) == race.wavefronts(ld));
+  CHECK(zero.wavefronts(st) == race.wavefronts(st));
   // The same accesses, so the same requests: a barrier moves no bank count.
   CHECK(race.wavefronts(ld) == clean.wavefronts(ld));
   CHECK(race.wavefronts(st) == clean.wavefronts(st));

@@ -6,7 +6,7 @@
 #include <scratchkit/check/random.hpp>
 #include <scratchkit/check/reference.hpp>
 #include <scratchkit/errors.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -4,6 +4,7 @@
 
 #include <scratchkit/config.hpp>
 #include <scratchkit/errors.hpp>
+#include <scratchkit/variants.hpp>
 #include <scratchkit/block.hpp>
 #include <scratchkit/shared_array.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>

@@ -6,7 +6,7 @@
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_entry.hpp>
 #include <scratchkit/errors.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 
 #include <sstream>
 #include <string>

@@ -6,7 +6,7 @@
 /// native/; a signature that drifts from its definition fails to link.
 #pragma once
 
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -10,7 +10,7 @@
 #pragma once
 
 #include <scratchkit/check/parallel.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -9,7 +9,7 @@
 /// Integer results, min and max are exact. NaN never passes.
 #pragma once
 
-#include <scratchkit/check/parallel.hpp>
+#include <scratchkit/reference/parallel.hpp>
 #include <scratchkit/variants.hpp>
 
 #include <algorithm>

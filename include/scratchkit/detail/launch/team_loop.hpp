@@ -5,6 +5,7 @@
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/launch/block_functor.hpp>
 #include <scratchkit/detail/launch/limits.hpp>
+#include <scratchkit/detail/launch/plan.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/scratch_check.hpp>
 
@@ -14,14 +15,6 @@
 
 namespace scratchkit {
 namespace detail {
-
-/// The scratch a launch requests per team: static arrays, then the dynamic
-/// pool at the next 128-byte boundary, plus 128 bytes of slack (the base is
-/// raised to 128 bytes inside the kernel), rounded up to 8 bytes.
-template <class Params>
-std::size_t scratch_request(const Params& p) {
-  return round_up(round_up(p.static_bytes(), base_alignment) + p.dynamic_bytes() + base_alignment, 8);
-}
 
 /// One launch with the functor for scratch level `Level` (Alt: see BlockFunctor).
 /// Returns false, launching nothing, where `may_decline` is set and the

@@ -29,8 +29,7 @@
 ///   chunks that do; each chunk gets its own blocks (the grid is chunk-major)
 ///   and a pass over the values. The layer fits a chunk into the level-0
 ///   limit Kokkos reports (TeamPolicy::scratch_size_max(0)) less the layer's
-///   128-byte alignment slack: 40808 bytes on CUDA with Kokkos 4 (10202
-///   bins), 32640 on Serial in Kokkos 3.4 (8160 bins); the native twin
+///   128-byte alignment slack; the native twin
 ///   allows itself the same (detail::histogram_native_shared_max), so both
 ///   split alike. The grid fills the device once: as many blocks per SM as
 ///   threads, the blocking and shared memory let be resident

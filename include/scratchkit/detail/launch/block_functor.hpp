@@ -101,9 +101,8 @@ struct BlockFunctor {
         // reaches block r + 2 (the same copy as r) only past a barrier of
         // block r + 1, which every thread reaches after its part of block r.
         // The stride is a multiple of base_alignment. A separate
-        // instantiation, so that the barrier loop below compiles as it did
-        // before (the 1-D halo_tile lost 2-5 % when both shared one body;
-        // docs/performance.md, "Several blocks per team").
+        // instantiation, so that the barrier loop below compiles on its own
+        // (docs/performance.md, "Several blocks per team").
         std::size_t at = 0;
         for (int r = first; r < last; r += step) {
           run(Block<ExecSpace>(team, m_geo, assume_aligned<base_alignment>(base + at), r), base + at);

@@ -108,9 +108,8 @@ constexpr bool block_driver_launch =
 
 /// The level-0 limit of a launch (as LaunchPlan::scratch_bytes counts it) for
 /// blocks of `threads` threads: the block driver opts in to the device's
-/// whole per-block shared memory (227 KB on an H100) less the team space it
-/// keeps; elsewhere Kokkos' TeamPolicy::scratch_size_max(0) (Kokkos 4.6 on
-/// CUDA: 48 KB less ~8 KB it reserves).
+/// whole per-block shared memory less the team space it keeps; elsewhere
+/// Kokkos' TeamPolicy::scratch_size_max(0) (on CUDA: under 48 KB).
 template <class ExecSpace, class Bounds>
 std::size_t level0_max(int threads) {
 #if SCRATCHKIT_CUDA_BLOCK_DRIVER

@@ -10,8 +10,8 @@
 ///   shape of ReduceDefaultBlocking (tuning/reduce.hpp: threads, loads,
 ///   launch bound, load hint; 256 threads, 4 loads, <256, 8>, __ldg). A grid
 ///   that fills the device once (SMs x blocks resident per SM, at most the
-///   blocking's launch bound, from a device query cached per device: 1056
-///   blocks on an H100; the concurrency on host backends), fewer for small n,
+///   blocking's launch bound, from a device query cached per device; the
+///   concurrency on host backends), fewer for small n,
 ///   walks the data grid-stride, each thread issuing the blocking's
 ///   independent 16-byte loads per step into 4 (or 2, for 8-byte types) lane
 ///   accumulators; a misaligned head and a tail that is not a whole vector

@@ -246,8 +246,8 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
     // The weights' address as an opaque shared-memory offset: otherwise nvcc folds it
     // into the tile pointer (both come from the one scratch base), recomputes it inside
     // every `if (j in range)` below and turns those into branches, so that each weight
-    // load waits on its own FMAs (layer 0.94x native in double on the H100; the native
-    // twin keeps a separate weights pointer and predicates the loads).
+    // load waits on its own FMAs (the native twin keeps a separate weights pointer and
+    // predicates the loads).
     const T* const wsp = opaque_shared(ws.data());
     b.threads([&](const Thread& t) {
       const int i0 = blk * VB + V * t.rank;

@@ -163,8 +163,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
     PerThread<T, B_t, BX * BY> zm(b), zp(b);  // z neighbours, loaded before the barrier
     // The point's offset and whether it is interior, found once per plane (as the
     // native kernel's i and interior) and kept across the barrier: the kernel is
-    // issue-bound (ncu: 76 % of the SM's issue rate natively), so the store phase
-    // does not recompute them.
+    // issue-bound, so the store phase does not recompute them.
     PerThread<long long, B_t, BX * BY> off(b);
     PerThread<bool, B_t, BX * BY> inner(b);
     const Dim3 bi = b.block_idx();

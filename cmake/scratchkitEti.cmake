@@ -14,7 +14,7 @@
 include_guard(GLOBAL)
 
 # kernel | instantiation macro | header | element types
-# (the same lists as the extern declarations at the end of each header)
+# (the same lists as the extern declarations at the end of each detail/<kernel>/layer.hpp)
 set(SCRATCHKIT_ETI_KERNELS
   "gemm|SCRATCHKIT_ETI_GEMM|kernels/gemm.hpp|float,double"
   "reduce|SCRATCHKIT_ETI_REDUCE|kernels/reduce.hpp|std::int32_t,std::int64_t,float,double"

@@ -3,10 +3,10 @@
 /// cache, checking, and registration with Google Benchmark.
 #pragma once
 
-#include <scratchkit/check/random.hpp>
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/random.hpp>
+#include <scratchkit/reference/reference.hpp>
 #include <scratchkit/errors.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -95,7 +95,7 @@ class DataCache {
 
 DataCache& data_cache();
 
-using check::fill_random;  // scratchkit/check/random.hpp
+using check::fill_random;  // scratchkit/reference/random.hpp
 
 /// A device View filled with random values, and its host copy for the reference.
 template <class T, class Layout = Kokkos::LayoutRight>

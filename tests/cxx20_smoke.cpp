@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Every public kernel, instantiated and run as C++20 (tests/CMakeLists.txt:
 // cxx20_build, cxx20_smoke), on odd sizes, each checked against the host
-// reference (check/include/scratchkit/check/reference.hpp) or exactly.
+// reference (reference/include/scratchkit/reference/reference.hpp) or exactly.
 #include <scratchkit/scratchkit.hpp>
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 
 #include <cstdio>
 #include <vector>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The cross-check references themselves: they pass exact results and catch
 // an error just over the bound, a NaN and an unwritten (poisoned) element.
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 
 #include <catch2/catch_test_macros.hpp>
 

@@ -22,7 +22,7 @@
 #include "test_support.hpp"
 
 #include <scratchkit/block_collectives.hpp>
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 #include <scratchkit/kernels/collectives.hpp>
 #include <scratchkit/launch.hpp>
 

@@ -5,7 +5,7 @@
 // against the reference there); the plans and fragment layouts on the host.
 // The internal blockings run in test_gemm_mma*.cpp, test_gemm_simt*.cpp and test_gemm_split_k.cpp.
 // Tolerance: |C - C_ref| <= gamma_{K+2} (|alpha| (|A||B|)_ij + |beta| |C0_ij|)
-// (scratchkit/check/reference.hpp says where it comes from).
+// (scratchkit/reference/reference.hpp says where it comes from).
 #include "gemm_checks.hpp"
 
 #include <catch2/catch_template_test_macros.hpp>

@@ -4,7 +4,7 @@
 // larger column-major array (both LayoutStride subviews, pitched), every other
 // element (LayoutStride without a unit stride: the general path) and mixed
 // layouts, at odd sizes, against the host references of
-// scratchkit/check/reference.hpp with their stated bounds (gemm: gamma_{K+2};
+// scratchkit/reference/reference.hpp with their stated bounds (gemm: gamma_{K+2};
 // stencil_3d: gamma_8; reduce: gamma_depth; transpose and histogram: exact),
 // plus the layouts against each other bit for bit where the mapped kernel
 // does the same operations in the same order. On a GPU the native twins

@@ -6,7 +6,7 @@
 // with CUDA; elsewhere they report SKIPPED.
 #include "test_support.hpp"
 
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 #include <scratchkit/kernels/gemm.hpp>
 #include <scratchkit/kernels/reduce.hpp>
 #include <scratchkit/kernels/stencil_1d.hpp>

@@ -5,10 +5,10 @@
 // goes through at most d additions, d = reduce_error_depth (the height of the
 // variant's summation tree for this grid and element size: a thread's lane
 // chain, its lanes, warp and block trees, the pass over the partials), so
-//   |s - s_ref| <= gamma_d * sum |x_i|  (any summation tree of height d; check/reference.hpp).
+//   |s - s_ref| <= gamma_d * sum |x_i|  (any summation tree of height d; reference/reference.hpp).
 #include "test_support.hpp"
 
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 #include <scratchkit/kernels/reduce.hpp>
 
 #include <catch2/catch_template_test_macros.hpp>

@@ -7,7 +7,7 @@
 // that no unit instantiates more than one kernel's worth of blockings.
 #include "test_support.hpp"
 
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 #include <scratchkit/kernels/reduce.hpp>
 
 #include <catch2/catch_template_test_macros.hpp>

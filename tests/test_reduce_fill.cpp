@@ -6,7 +6,7 @@
 // per element type (SCRATCHKIT_TEST_PART = 0..3: int32, int64, float, double).
 #include "test_support.hpp"
 
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 #include <scratchkit/kernels/reduce.hpp>
 
 #include <catch2/catch_template_test_macros.hpp>

@@ -3,14 +3,14 @@
 // against halo_tile and against its native twin, bit for bit.
 //
 // Tolerance (rounding class): each output is a sum of 2R+1 products, so
-//   |out_i - ref_i| <= gamma_{2R+1} * sum_j |w_j| |in_{i+j-R}|  (check/reference.hpp).
+//   |out_i - ref_i| <= gamma_{2R+1} * sum_j |w_j| |in_{i+j-R}|  (reference/reference.hpp).
 // Both variants compute every output as s = 0; s += w_j * in_{i+j-R} for
 // j = 0..2R in order, so they must agree bit for bit on every backend (and
 // each with its native twin on the GPU), whatever path (16-byte vectors or
 // scalars) the vectorized variant takes to load and store.
 #include "test_support.hpp"
 
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 #include <scratchkit/kernels/stencil_1d.hpp>
 
 #include <catch2/catch_template_test_macros.hpp>

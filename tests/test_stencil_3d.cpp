@@ -11,7 +11,7 @@
 #include "test_support.hpp"
 #include "stencil_3d_checks.hpp"
 
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 #include <scratchkit/kernels/stencil_3d.hpp>
 
 #include <catch2/catch_template_test_macros.hpp>

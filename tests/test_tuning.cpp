@@ -2,6 +2,7 @@
 // The tuning policies (include/scratchkit/tuning/): the sm_90 and host entries, spelled by field name,
 // are the blockings and constants the kernels have always run, so that the policy types change no kernel.
 #include <scratchkit/detail/gemm/blocking.hpp>
+#include <scratchkit/detail/gemm/pick.hpp>
 #include <scratchkit/detail/histogram/plan.hpp>
 #include <scratchkit/detail/reduce/stream.hpp>
 #include <scratchkit/detail/stencil_3d/z_streaming.hpp>

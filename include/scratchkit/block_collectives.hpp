@@ -26,7 +26,7 @@
 #pragma once
 
 #include <scratchkit/detail/macros.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/shared_array.hpp>
 #include <scratchkit/warp.hpp>

@@ -4,12 +4,14 @@
 
 #include <scratchkit/config.hpp>
 #include <scratchkit/errors.hpp>
+#include <scratchkit/variants.hpp>
 #include <scratchkit/block.hpp>
 #include <scratchkit/shared_array.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/padded_tile.hpp>
 #include <scratchkit/atomic.hpp>
+#include <scratchkit/launch_bounds.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/scratch_check.hpp>
 #include <scratchkit/occupancy.hpp>

@@ -2,12 +2,12 @@
 // Helpers of the GEMM tests (test_gemm.cpp and the blocking units test_gemm_mma*.cpp,
 // test_gemm_simt*.cpp): each unit instantiates a few blockings, so that none compiles for long.
 // Tolerance: |C - C_ref| <= gamma_{K+2} (|alpha| (|A||B|)_ij + |beta| |C0_ij|)
-// (scratchkit/check/reference.hpp says where it comes from).
+// (scratchkit/reference/reference.hpp says where it comes from).
 #pragma once
 
 #include "test_support.hpp"
 
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 #include <scratchkit/kernels/gemm.hpp>
 
 #include <catch2/catch_test_macros.hpp>

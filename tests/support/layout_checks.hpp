@@ -5,7 +5,7 @@
 
 #include "test_support.hpp"
 
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 #include <scratchkit/kernels/gemm.hpp>
 #include <scratchkit/kernels/histogram.hpp>
 #include <scratchkit/kernels/reduce.hpp>

@@ -4,7 +4,7 @@
 
 #include "test_support.hpp"
 
-#include <scratchkit/check/reference.hpp>
+#include <scratchkit/reference/reference.hpp>
 
 #include <catch2/catch_test_macros.hpp>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /// Shared helpers for the tests: backends under test, seeded random data,
-/// poisoning (the bounds themselves are in scratchkit/check/reference.hpp).
+/// poisoning (the bounds themselves are in scratchkit/reference/reference.hpp).
 #pragma once
 
-#include <scratchkit/check/random.hpp>
+#include <scratchkit/reference/random.hpp>
 #include <scratchkit/config.hpp>
 #include <scratchkit/native/cuda.hpp>
 
@@ -83,7 +83,7 @@ inline std::uint64_t case_seed(std::uint64_t a, std::uint64_t b = 0, std::uint64
   return h;
 }
 
-using check::fill_random;  // seeded inputs: scratchkit/check/random.hpp
+using check::fill_random;  // seeded inputs: scratchkit/reference/random.hpp
 
 /// A value no kernel writes: NaN for reals, a sentinel for integers.
 template <class T>

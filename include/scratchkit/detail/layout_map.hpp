@@ -23,7 +23,7 @@
 #pragma once
 
 #include <scratchkit/errors.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 
 #include <Kokkos_Core.hpp>
 

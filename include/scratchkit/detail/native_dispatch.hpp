@@ -4,9 +4,15 @@
 
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/layout_map.hpp>
-#include <scratchkit/detail/native_entry.hpp>
 #include <scratchkit/errors.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/native/collectives.hpp>
+#include <scratchkit/native/gemm.hpp>
+#include <scratchkit/native/histogram.hpp>
+#include <scratchkit/native/reduce.hpp>
+#include <scratchkit/native/stencil_1d.hpp>
+#include <scratchkit/native/stencil_3d.hpp>
+#include <scratchkit/native/transpose.hpp>
+#include <scratchkit/variants.hpp>
 
 #include <sstream>
 #include <string>

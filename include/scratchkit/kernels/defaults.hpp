@@ -23,7 +23,7 @@
 #include <scratchkit/kernels/stencil_1d.hpp>
 #include <scratchkit/kernels/stencil_3d.hpp>
 #include <scratchkit/kernels/transpose.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 
 #include <type_traits>
 

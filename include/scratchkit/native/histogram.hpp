@@ -8,7 +8,7 @@
 #pragma once
 
 #include <scratchkit/config.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 
 #include <cstddef>
 #include <cstdint>

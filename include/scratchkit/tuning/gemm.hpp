@@ -124,13 +124,4 @@ template <class Scalar>
 struct GemmPolicy<host_arch, Scalar> : GemmHost<Scalar> {};
 
 }  // namespace tuning
-
-namespace detail {
-
-/// The GEMM policy of this build's GPU (tuning::GemmPolicy at tuning::cuda_arch):
-/// what both twins run on a GPU.
-template <class Scalar>
-using GemmDefaultBlocking = tuning::GemmPolicy<tuning::cuda_arch, Scalar>;
-
-}  // namespace detail
 }  // namespace scratchkit

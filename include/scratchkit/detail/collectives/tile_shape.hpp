@@ -6,7 +6,7 @@
 
 #include <scratchkit/config.hpp>
 #include <scratchkit/errors.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 
 #include <cstddef>
 #include <cstdint>

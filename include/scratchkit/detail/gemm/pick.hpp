@@ -8,6 +8,11 @@
 namespace scratchkit {
 namespace detail {
 
+/// The GEMM policy of this build's GPU (tuning::GemmPolicy at tuning::cuda_arch):
+/// what both twins run on a GPU.
+template <class Scalar>
+using GemmDefaultBlocking = tuning::GemmPolicy<tuning::cuda_arch, Scalar>;
+
 /// 128 x 128 tiles of an M x N product C: what the default blockings' picks count.
 SCRATCHKIT_HOST_DEVICE constexpr long long gemm_tiles_128(int M, int N) {
   // In 64 bits before the rounding: M + 127 overflows int for M above INT_MAX - 127.

@@ -9,7 +9,7 @@
 #include <scratchkit/config.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/detail/load16.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 #include <scratchkit/tuning/histogram.hpp>
 
 #include <climits>

@@ -8,7 +8,7 @@
 #include <scratchkit/detail/macros.hpp>
 #include <scratchkit/config.hpp>
 #include <scratchkit/detail/load16.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 #include <scratchkit/tuning/reduce.hpp>
 
 #include <cstddef>

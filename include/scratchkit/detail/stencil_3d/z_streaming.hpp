@@ -7,7 +7,7 @@
 #include <scratchkit/config.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/macros.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 #include <scratchkit/detail/gemm/cp_async.hpp>        // gemm_cp_async1 / _commit / _wait (the ring's plane loads)
 #include <scratchkit/detail/transpose/blocking.hpp>  // transpose_tile_shift (the x tile grid cut from the data's alignment)
 #include <scratchkit/tuning/stencil_3d.hpp>

@@ -4,7 +4,7 @@
 
 #include <scratchkit/detail/macros.hpp>
 #include <scratchkit/config.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/variants.hpp>
 #include <scratchkit/tuning/transpose.hpp>
 
 #include <cstddef>

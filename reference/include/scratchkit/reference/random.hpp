@@ -2,7 +2,7 @@
 /// Seeded random inputs for cross-checks and benchmarks (never zeros).
 #pragma once
 
-#include <scratchkit/check/parallel.hpp>
+#include <scratchkit/reference/parallel.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -9,8 +9,8 @@
 /// Integer results, min and max are exact. NaN never passes.
 #pragma once
 
-#include <scratchkit/check/parallel.hpp>
-#include <scratchkit/kernels/variants.hpp>
+#include <scratchkit/reference/parallel.hpp>
+#include <scratchkit/variants.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// histogram: the layer implementation behind kernels/histogram.hpp (the public calls and contracts are there).
+///
+/// global_atomic launches blocks of 256 threads (launch bounds <256, 8> on
+/// both twins) walking the values grid-stride, each thread issuing
+/// detail::histogram_loads independent 16-byte loads per step (8 float or
+/// int32 values, 4 doubles); shared_atomic launches the shape of a
+/// detail::HistogramBlocking (detail/histogram/plan.hpp): HistogramDefaultBlocking
+/// up to detail::histogram_small_bins (1024) bins, HistogramLargeBlocking
+/// above (threads, loads per step, launch bound and blocks per SM,
+/// sub-histograms, load hint, grid-stride or one contiguous share per block;
+/// scratchkit-histogram-tune picks the default against CUB). A misaligned head
+/// and the tail that is not a whole vector are taken element by element by
+/// the first thread. Strided Views are read element by element in the same
+/// pattern.
+/// - HistogramVariant::global_atomic: one Kokkos::atomic_add into counts per
+///   counted value; no scratch. Grid: the device once full (SMs x threads per
+///   SM / 256; the concurrency on host backends), fewer for few values.
+/// - HistogramVariant::shared_atomic: each block counts into privatised bins
+///   in its dynamic shared pool (DynamicSharedArray<std::uint32_t>), zeroed
+///   first, with shared-memory atomics (red.shared on CUDA, see
+///   scratchkit::atomic_inc), then adds every non-zero bin to counts
+///   with one global atomic. Up to 256 bins a block keeps the blocking's
+///   number of interleaved copies of its bins (detail::histogram_copies: 8
+///   for 256 bins with 8 copies, then fewer as bins grow), lane l counting
+///   into copy l % copies, which spreads a warp's atomics over the
+///   shared-memory banks; they are summed at the merge.
+///   Bins that do not fit in one block's shared memory are split into equal
+///   chunks that do; each chunk gets its own blocks (the grid is chunk-major)
+///   and a pass over the values. The layer fits a chunk into the level-0
+///   limit Kokkos reports (TeamPolicy::scratch_size_max(0)) less the layer's
+///   128-byte alignment slack; the native twin
+///   allows itself the same (detail::histogram_native_shared_max), so both
+///   split alike. The grid fills the device once: as many blocks per SM as
+///   threads, the blocking and shared memory let be resident
+///   (detail::histogram_plan).
+/// Counts are exact integers, so every variant and backend gives the same
+/// counts; the binning itself is one expression (detail::histogram_bin),
+/// repeated verbatim in the native twin.
+#pragma once
+
+#include <scratchkit/atomic.hpp>
+#include <scratchkit/detail/eti.hpp>
+#include <scratchkit/detail/histogram/plan.hpp>
+#include <scratchkit/detail/layout_map.hpp>
+#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/vector_load.hpp>
+#include <scratchkit/dynamic_shared_array.hpp>
+#include <scratchkit/variants.hpp>
+#include <scratchkit/launch.hpp>
+
+#include <climits>
+#include <cstdint>
+#include <sstream>
+#include <type_traits>
+
+namespace scratchkit {
+namespace detail {
+
+/// Bin of v for [lo, hi) in B bins (lo, hi, scale from histogram_bins), or -1
+/// when v is outside [lo, hi) or NaN. The bin is floor((v - lo) * scale)
+/// computed in C; rounding can reach B just below hi, which is clamped.
+/// Written without early returns so that GPU compilers select instead of
+/// branching; the conversion only sees values in [0, B).
+/// The native twin (src/cuda/histogram.cu) does the same operations.
+template <class C>
+KOKKOS_INLINE_FUNCTION int histogram_bin(C v, C lo, C hi, C scale, int B) {
+  const bool in = v >= lo && v < hi;        // NaN fails both tests
+  const C f     = in ? (v - lo) * scale : C(0);  // >= 0: v >= lo
+  int b         = f < static_cast<C>(B) ? static_cast<int>(f) : B - 1;
+  b             = b < B ? b : B - 1;  // C(B) may round above B when B > 2^24 in float
+  return in ? b : -1;
+}
+
+/// The launch bounds of the global_atomic kernel (native twin: __launch_bounds__(256, 8)).
+using HistogramBounds = LaunchBounds<histogram_block, histogram_min_blocks>;
+/// Kokkos (4.6) refuses a team whose scratch cannot be resident MinBlocks
+/// times on an SM (the native twin is launched anyway: CUDA treats the bound
+/// as a register budget). A shared_atomic layer block with more than this many
+/// dynamic shared bytes takes the bound <threads, max(1, MinBlocks / 2)>: the
+/// blocks of MinBlocks plus Kokkos' own per-team reserve must fit in 160 KB
+/// (an A100's 164 KB, less slack; an H100 has 228 KB).
+constexpr std::size_t histogram_shared_for_min_blocks(int threads, int min_blocks) {
+  return 160 * 1024 / static_cast<std::size_t>(min_blocks) - histogram_block_overhead(threads);
+}
+
+/// Dynamic shared bytes a layer block may have: the level-0 limit less the layer's slack.
+template <class ExecSpace>
+std::size_t histogram_layer_shared_max() {
+  const std::size_t level0 = static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+  const std::size_t usable = level0 / 8 * 8;  // plan_launch rounds the request up to 8 bytes
+  return usable > base_alignment ? usable - base_alignment : 0;
+}
+
+/// What a layer launch on exec fills (device attributes on CUDA, the concurrency on host backends).
+template <class ExecSpace>
+HistogramDevice histogram_layer_device(const ExecSpace& exec) {
+  const DeviceFill f = device_fill(exec);
+  HistogramDevice d;
+  d.fill_blocks     = f.blocks(histogram_block);
+  d.sms             = f.sms;
+  d.threads_per_sm  = f.threads_per_sm;
+  d.shared_per_sm   = f.shared_per_sm;
+  d.max_block_bytes = histogram_layer_shared_max<ExecSpace>();
+  return d;
+}
+
+/// The plan histogram() launches on the layer with (n values, bins bins).
+template <class ExecSpace>
+HistogramPlan histogram_layer_plan(const ExecSpace& exec, HistogramVariant v, std::size_t n, int bins) {
+  return histogram_plan(v, n, bins, histogram_layer_device(exec));
+}
+
+/// Calls f(value in C) for every value one thread of a grid-stride histogram
+/// takes: vectors i = block*BS*U + rank + k*blocks*BS*U + u*BS of the
+/// 16-byte aligned body [head, head + nv*V) (U = histogram_loads loads
+/// issued before the first value is binned), and, for block 0's thread 0,
+/// the peeled head and tail. `block` and `blocks` count the blocks of one
+/// chunk of bins. The native twin visits the same values.
+template <class C, class Src, class F>
+KOKKOS_FORCEINLINE_FUNCTION void histogram_visit(const Src& src, std::size_t n, std::size_t head, int block, int rank,
+                                                 int blocks, const F& f) {
+  using T = typename Src::value_type;
+  stream_lanes<histogram_loads, histogram_block>(src, n, head, block, rank, blocks,
+                                                 [&](int, T x) { f(static_cast<C>(x)); });
+}
+
+template <class ExecSpace, class Src, class CountsView>
+SCRATCHKIT_KERNEL_LINKAGE
+void histogram_global_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
+                             const HistogramBins<histogram_compute_t<typename Src::value_type>>& hb,
+                             const CountsView& counts, const HistogramPlan& plan) {
+  using C   = histogram_compute_t<typename Src::value_type>;
+  using B_t = Block<ExecSpace>;
+  const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
+  const int nb = hb.bins, blocks = plan.blocks;
+  launch<HistogramBounds, ScratchFallback::none>(exec, "scratchkit::histogram_global_atomic",
+                          LaunchParams(Dim3(plan.blocks), Dim3(histogram_block)), KOKKOS_LAMBDA(const B_t& b) {
+                            b.threads([&](const Thread& t) {
+                              histogram_visit<C>(src, n, head, b.block_idx().x, t.rank, blocks, [&](C v) {
+                                const int k = histogram_bin<C>(v, lo, hi, scale, nb);
+                                if (k >= 0) Kokkos::atomic_add(&counts(k), std::uint32_t(1));
+                              });
+                            });
+                          });
+}
+
+template <class Bk, class ExecSpace, class Src, class CountsView>
+SCRATCHKIT_KERNEL_LINKAGE
+void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
+                             const HistogramBins<histogram_compute_t<typename Src::value_type>>& hb,
+                             const CountsView& counts, const HistogramPlan& plan) {
+  using C   = histogram_compute_t<typename Src::value_type>;
+  using T   = typename Src::value_type;
+  using B_t = Block<ExecSpace>;
+  constexpr int BS = Bk::threads;
+  const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
+  const int nb = hb.bins, blocks = plan.blocks, chunk = plan.chunk_bins, copies = plan.copies;
+  const auto p = LaunchParams(Dim3(plan.blocks * plan.chunks), Dim3(BS)).shared_mem_bytes(plan.shared_bytes);
+  auto body = KOKKOS_LAMBDA(const B_t& b) {
+    auto h       = DynamicSharedArray<std::uint32_t>::offset(b, 0, static_cast<std::size_t>(chunk) * copies);
+    const int c  = b.block_idx().x / blocks;      // chunk of bins of this block
+    const int bc = b.block_idx().x - c * blocks;  // block within the chunk
+    const int k0 = c * chunk;
+    const int kn = nb - k0 < chunk ? nb - k0 : chunk;
+    b.threads([&](const Thread& t) {
+      for (int j = t.rank; j < kn * copies; j += BS) h[j] = 0;
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      const int copy = t.rank & (copies - 1);  // copies is a power of two
+      histogram_stream<Bk>(src, n, head, bc, t.rank, blocks, [&](T x) {
+        // -1 - k0 and bins of other chunks fail the unsigned test
+        const int kc = histogram_bin<C>(static_cast<C>(x), lo, hi, scale, nb) - k0;
+        if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) scratchkit::atomic_inc(h[kc * copies + copy]);
+      });
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      for (int j = t.rank; j < kn; j += BS) {
+        std::uint32_t v = 0;
+        for (int q = 0; q < copies; ++q) v += h[j * copies + q];
+        if (v != 0) Kokkos::atomic_add(&counts(k0 + j), v);
+      }
+    });
+  };
+  constexpr int fallback = Bk::min_blocks / 2 > 1 ? Bk::min_blocks / 2 : 1;
+  if (plan.shared_bytes <= histogram_shared_for_min_blocks(BS, Bk::min_blocks))
+    launch<LaunchBounds<BS, Bk::min_blocks>, ScratchFallback::none>(exec, "scratchkit::histogram_shared_atomic", p, body);
+  else
+    launch<LaunchBounds<BS, fallback>, ScratchFallback::none>(exec, "scratchkit::histogram_shared_atomic", p, body);
+}
+
+/// The source the shared_atomic kernel of Bk streams: a contiguous View
+/// through Bk's load hint (HistogramPtrSource, as the native twin), a strided
+/// one element by element.
+template <class Bk, class T>
+HistogramPtrSource<T, Bk::load> histogram_source(const ContiguousSource<T>& s) {
+  return HistogramPtrSource<T, Bk::load>{s.p};
+}
+template <class Bk, class View>
+const StridedSource<View>& histogram_source(const StridedSource<View>& s) {
+  return s;
+}
+
+/// Zeroes counts and counts values into it on the layer with `plan`.
+template <class ExecSpace, class ValuesView, class CountsView>
+void histogram_layer_run(const ExecSpace& exec, HistogramVariant variant, const ValuesView& values,
+                         const HistogramBins<histogram_compute_t<typename ValuesView::non_const_value_type>>& hb,
+                         const CountsView& counts, const HistogramPlan& plan) {
+  const std::size_t n = values.extent(0);
+  Kokkos::deep_copy(exec, counts, std::uint32_t(0));
+  if (n == 0) return;
+  with_source(values, [&](const auto& src, std::size_t head) {
+    if (variant == HistogramVariant::global_atomic)
+      histogram_global_atomic(exec, src, n, head, hb, counts, plan);
+    else if (plan.small)
+      histogram_shared_atomic<HistogramDefaultBlocking>(exec, histogram_source<HistogramDefaultBlocking>(src), n,
+                                                        head, hb, counts, plan);
+    else
+      histogram_shared_atomic<HistogramLargeBlocking>(exec, histogram_source<HistogramLargeBlocking>(src), n, head,
+                                                      hb, counts, plan);
+  });
+}
+
+}  // namespace detail
+}  // namespace scratchkit
+
+/// histogram's entry point for execution space E, value type T, layout L (detail/eti.hpp).
+#define SCRATCHKIT_ETI_HISTOGRAM(PREFIX, E, T, L)                                                                  \
+  PREFIX template void scratchkit::detail::histogram_layer_run<E, scratchkit::detail::EtiView<const T, 1, L, E>,  \
+                                                               scratchkit::detail::EtiView<std::uint32_t, 1, L, E>>( \
+      const E&, scratchkit::HistogramVariant, const scratchkit::detail::EtiView<const T, 1, L, E>&,                \
+      const scratchkit::detail::HistogramBins<scratchkit::detail::histogram_compute_t<T>>&,                        \
+      const scratchkit::detail::EtiView<std::uint32_t, 1, L, E>&, const scratchkit::detail::HistogramPlan&);
+#if SCRATCHKIT_ETI
+#define SCRATCHKIT_ETI_HISTOGRAM_EXTERN(E, T, L) SCRATCHKIT_ETI_HISTOGRAM(extern, E, T, L)
+#define SCRATCHKIT_ETI_HISTOGRAM_SPACE(E)                              \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_HISTOGRAM_EXTERN, E, float)   \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_HISTOGRAM_EXTERN, E, double)  \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_HISTOGRAM_EXTERN, E, std::int32_t)
+SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_HISTOGRAM_SPACE)
+#undef SCRATCHKIT_ETI_HISTOGRAM_SPACE
+#undef SCRATCHKIT_ETI_HISTOGRAM_EXTERN
+#endif

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// The launch path's limits and caches: scratch limits per backend, resident teams, host team size, labels.
+#pragma once
+
+#include <scratchkit/block.hpp>
+#include <scratchkit/detail/backend.hpp>
+#include <scratchkit/detail/cuda_block_launch.hpp>
+#include <scratchkit/detail/measurement.hpp>
+#include <scratchkit/errors.hpp>
+
+#include <cstddef>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+namespace scratchkit {
+namespace detail {
+
+inline std::string dim_str(const Dim3& d) {
+  std::ostringstream os;
+  os << "(" << d.x << ", " << d.y << ", " << d.z << ")";
+  return os.str();
+}
+
+template <class ExecSpace>
+std::string space_name() {
+  return ExecSpace::name();
+}
+
+/// The order in which a team of LaunchBounds' TeamLoop runs its blocks:
+/// strided (team t runs t, t + L, ..., so the teams resident at one time read
+/// neighbouring blocks, as a CUDA grid's do), the faster order on every
+/// short-block row measured (docs/performance.md, "Several blocks per team");
+/// consecutive (t*k ... t*k + k - 1) only as a measurement override.
+inline bool team_loop_strided() { return !measurement_knobs().team_loop_consecutive; }
+
+/// Teams the default instance of ExecSpace runs at once for blocks of
+/// `threads` threads when threads are the only limit (concurrency() over the
+/// block size; at least 1). Read once per process and execution space.
+template <class ExecSpace>
+long long resident_teams(int threads) {
+  static const long long conc = static_cast<long long>(ExecSpace().concurrency());
+  const long long t = conc / (threads > 0 ? threads : 1);
+  return t > 0 ? t : 1;
+}
+
+/// The CUDA device exec runs on, as a key for per-device caches; -1 where
+/// the layer does not know how to ask (those launches query every time).
+template <class ExecSpace>
+int device_key(const ExecSpace& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return exec.cuda_device();
+#endif
+  (void)exec;
+  return -1;
+}
+
+/// The label as the std::string Kokkos::parallel_for takes, built once per
+/// kernel and thread rather than on every launch: a label longer than the
+/// small-string buffer (most are) is a heap allocation per call otherwise.
+template <class Tag>
+const std::string& cached_label(const char* label) {
+  static thread_local std::string s;
+  if (s.compare(label) != 0) s.assign(label);
+  return s;
+}
+
+/// Whether launches may take LaunchParams::alternate_scratch: yes, unless a
+/// measurement override asks for one scratch copy (to measure the barrier it removes).
+inline bool team_loop_alternate_allowed() { return !measurement_knobs().team_loop_single_scratch; }
+
+/// Host backends: team members per block when the launch asks for none. A host team's members
+/// share a block by running its warps in turn, with a team barrier at every sync_threads; one
+/// member per block has no barrier to wait at and gives every host thread its own blocks. So a
+/// league of at least two teams per thread runs one member per block; a smaller one spreads
+/// each block over the members the backend allows (team_max), so that a few blocks of uneven
+/// cost still keep every thread busy.
+inline int host_team_size(int team_max, long long league, int concurrency) {
+  const int forced = measurement_knobs().host_team_size;
+  if (forced > 0) return forced;
+  return league >= 2LL * concurrency ? 1 : team_max;
+}
+
+/// The backend's level-0 and level-1 scratch limits per team. They are
+/// properties of the device Kokkos was initialised on, and asking Kokkos::Cuda
+/// constructs an execution-space instance (a heap allocation) per query, so
+/// they are read once per process and space.
+template <class ExecSpace>
+struct ScratchLimits {
+  std::size_t level0, level1;
+  static const ScratchLimits& get() {
+    using policy_type = Kokkos::TeamPolicy<ExecSpace>;
+    static const ScratchLimits limits{static_cast<std::size_t>(policy_type::scratch_size_max(0)),
+                                      static_cast<std::size_t>(policy_type::scratch_size_max(1))};
+    return limits;
+  }
+};
+
+/// Whether a level-0 launch on ExecSpace with these bounds runs on the
+/// layer's CUDA block driver (detail/cuda_block_launch.hpp).
+template <class ExecSpace, class Bounds>
+constexpr bool block_driver_launch =
+#if SCRATCHKIT_CUDA_BLOCK_DRIVER
+    std::is_same<ExecSpace, Kokkos::Cuda>::value && !Bounds::kokkos_driver;
+#else
+    false;
+#endif
+
+/// The level-0 limit of a launch (as LaunchPlan::scratch_bytes counts it) for
+/// blocks of `threads` threads: the block driver opts in to the device's
+/// whole per-block shared memory less the team space it keeps; elsewhere
+/// Kokkos' TeamPolicy::scratch_size_max(0) (on CUDA: under 48 KB).
+template <class ExecSpace, class Bounds>
+std::size_t level0_max(int threads) {
+#if SCRATCHKIT_CUDA_BLOCK_DRIVER
+  if constexpr (block_driver_launch<ExecSpace, Bounds>) return cuda_block_level0_max(threads);
+#endif
+  (void)threads;
+  return ScratchLimits<ExecSpace>::get().level0;
+}
+
+/// Requests above this many bytes (static or dynamic) are beyond any device;
+/// refusing them first keeps the sums in scratch_request from overflowing.
+constexpr std::size_t absurd_scratch = std::size_t(1) << 48;
+
+/// The policy with Kokkos' public occupancy hint.
+template <class Policy>
+auto with_desired_occupancy(const Policy& policy, int percent) {
+  return Kokkos::Experimental::prefer(policy, Kokkos::Experimental::DesiredOccupancy(percent));
+}
+
+/// The error for a level-1 request to a body compiled for level 0 only.
+inline LaunchError level0_only_error(const char* label, std::size_t bytes) {
+  std::ostringstream err;
+  err << "scratchkit: cannot launch kernel '" << label << "' with " << bytes
+      << " bytes of level-1 scratch: it is compiled for level-0 scratch only (launch<Bounds, "
+         "ScratchFallback::none>)";
+  return LaunchError(err.str());
+}
+
+}  // namespace detail
+}  // namespace scratchkit

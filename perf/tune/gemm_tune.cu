@@ -204,6 +204,171 @@ void tune(const std::vector<int>& sizes, cublasHandle_t h) {
 
 }  // namespace
 
+// The modes, spread over units (SCRATCHKIT_GEMM_TUNE_PART 0: main, --fit and the float
+// candidates; 1: --split and --small; 2: the double candidates) so that no unit takes a minute
+// to compile: perf/tune/CMakeLists.txt compiles this file once per part.
+#ifndef SCRATCHKIT_GEMM_TUNE_PART
+#define SCRATCHKIT_GEMM_TUNE_PART 0
+#endif
+namespace scratchkit_gemm_tune {
+struct Args {
+  std::vector<int> sizes;
+  bool want_float = true, want_double = true;
+  int sms = 0;
+  cublasHandle_t h = nullptr;
+};
+void fit(const Args& a);
+void split(const Args& a);
+void small(const Args& a);
+void float_candidates(const Args& a);
+void double_candidates(const Args& a);
+}  // namespace scratchkit_gemm_tune
+
+namespace scratchkit_gemm_tune {
+#if SCRATCHKIT_GEMM_TUNE_PART == 0
+void fit(const Args& a) {
+  [[maybe_unused]] const std::vector<int>& sizes = a.sizes;
+  [[maybe_unused]] const bool want_float = a.want_float, want_double = a.want_double;
+  [[maybe_unused]] cublasHandle_t h = a.h;
+
+  // <BM, BN, WM, WN, MinBlocksPerSM, Stages, KSteps, MmaK>; all but the last line fit 40 936 bytes.
+  using scratchkit::detail::GemmMmaBlocking;
+  tune<double,                                          //
+       GemmMmaBlocking<64, 128, 32, 64, 2, 3>,          // 36 KB, the layer's default on the public path
+       GemmMmaBlocking<128, 128, 64, 32, 1, 2>,         // 32 KB, 256 threads, warps 2 x 4 of 64 x 32
+       GemmMmaBlocking<128, 128, 32, 64, 1, 2>,         // 32 KB, warps 4 x 2 of 32 x 64
+       GemmMmaBlocking<128, 64, 64, 32, 2, 3>,          // 36 KB, 128 threads
+       GemmMmaBlocking<128, 64, 32, 32, 2, 3>,          // 36 KB, 256 threads
+       GemmMmaBlocking<64, 128, 64, 32, 2, 3>,          // 36 KB, warps 1 x 4
+       GemmMmaBlocking<64, 64, 32, 32, 4, 4>,           // 32 KB, 4 stages
+       GemmMmaBlocking<64, 64, 32, 32, 3, 2, 1, 16>,    // 33 KB, m16n8k16
+       GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>>(sizes, h);  // 192 KB !, the native default
+}
+
+// Candidates: GemmBlocking<BM, BN, BK, WM, WN, TM, TN, MinBlocksPerSM> (CUDA cores: A^T and B double-buffered
+// through registers, always 2 stages).
+// 9c90c59: the candidates that were within 5 % of the best before (perf/results/h100/history.md, 1ba59e0
+// and a2b1f20), now with the unchecked interior loads.
+// 221124e: 128 x 128 x 16 (the default shape) with each FMA order (GemmSimtOrder) and B by cp.async ("bA"):
+// the loop is issue-bound and the order changes how nvcc assigns the accumulators to the two register banks.
+// Per line, FFMAs of the slice loop with two register-file operands in one bank (of 1024; SASS, nvcc 13.0,
+// this kernel) and in brackets the layer's build of the same blocking (Kokkos 4.6 driver).
+void float_candidates(const Args& a) {
+  [[maybe_unused]] const std::vector<int>& sizes = a.sizes;
+  [[maybe_unused]] const bool want_float = a.want_float, want_double = a.want_double;
+  [[maybe_unused]] cublasHandle_t h = a.h;
+
+  using scratchkit::detail::gemm_columns;
+  using scratchkit::detail::gemm_prefetch;
+  using scratchkit::detail::gemm_quads;
+  using scratchkit::detail::gemm_rows;
+  using scratchkit::detail::gemm_serpentine;
+  tune<float,                                                                   //
+       GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_rows>,               // native default: 296 (447), 12 B spill
+       GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_rows>,               // layer default: 510 (447)
+       GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_serpentine>,         // 172 (156)
+       GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_serpentine>,         // 468 (156)
+       GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_columns>,            // 208 (221)
+       GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_quads>,              // 245 (312)
+       GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_prefetch>,           // 281 (447), no spill
+       GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_serpentine, true>,   // 198 (122)
+       GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_rows, true>,         // 243 (294)
+       GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_prefetch, true>,     // 294 (223)
+       GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>,                              // 512 threads, 1 block/SM
+       // 2026-11-25 (Nsight Compute, perf/results/h100/history.md, 88d8bf3): cuBLAS's kernel at 4096^3 is 256 x 128 x 8, warps 4 x 2 (64 x 64), 8 x 16 per
+       // thread, 1 block of 256 threads per SM, 254 registers; as many instructions as ours, more issue slots used.
+       GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_serpentine>,         // cuBLAS's shape
+       GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_rows>,               //
+       GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_columns>,            //
+       GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_serpentine, true>,   // B by cp.async
+       GemmBlocking<128, 256, 8, 64, 64, 8, 16, 1, 2, gemm_serpentine>>(sizes, h);  // warps 2 x 4
+}
+#elif SCRATCHKIT_GEMM_TUNE_PART == 1
+void split(const Args& a) {
+  [[maybe_unused]] const std::vector<int>& sizes = a.sizes;
+  [[maybe_unused]] const bool want_float = a.want_float, want_double = a.want_double;
+  [[maybe_unused]] cublasHandle_t h = a.h;
+
+  if (want_float) tune_split<float>(sizes, h, a.sms);
+  if (want_double) {
+    using scratchkit::detail::GemmMmaBlocking;
+    tune_split<double,                                  //
+               GemmMmaBlocking<32, 32, 16, 16, 4, 2, 2, 16>,   // 128 threads, k = 32 per slice, 2 stages (33 KB)
+               GemmMmaBlocking<32, 32, 16, 16, 4, 4, 1, 16>,   // 128 threads, k = 16, 4 stages (33 KB)
+               GemmMmaBlocking<32, 32, 16, 16, 4, 3, 2, 16>,   // k = 32, 3 stages (50 KB: native and driver only)
+               GemmMmaBlocking<32, 32, 16, 32, 4, 3, 1, 16>,   // 64 threads, k = 16, 3 stages (25 KB)
+               GemmMmaBlocking<32, 64, 16, 32, 4, 3, 1, 16>,   // 128 threads
+               // cuBLAS's own tiles at 512^3 and 1024^3 (Nsight Compute, perf/results/h100/history.md, a9a9447): 32 x 64 x 32
+               // with 2 x 2 warps, 3 stages (74 KB), and 128 x 64 x 32 with 4 x 2 warps, 3 stages (148 KB)
+               GemmMmaBlocking<32, 64, 16, 32, 4, 3, 2, 16>,
+               GemmMmaBlocking<128, 64, 32, 32, 1, 3, 2, 16>,
+               // the blocking of Kokkos' public API above the few-tile range (36 KB)
+               typename scratchkit::detail::GemmDefaultBlocking<double>::type>(sizes, h, a.sms);
+  }
+}
+
+void small(const Args& a) {
+  [[maybe_unused]] const std::vector<int>& sizes = a.sizes;
+  [[maybe_unused]] const bool want_float = a.want_float, want_double = a.want_double;
+  [[maybe_unused]] cublasHandle_t h = a.h;
+
+  // Smaller tiles give more blocks where the default's 128 x 128 tiles are less than a wave; serpentine
+  // order (the layer's) throughout. The first line is the layer's default blocking.
+  using scratchkit::detail::gemm_serpentine;
+  using scratchkit::detail::GemmMmaBlocking;
+  constexpr int S = gemm_serpentine;
+  if (want_float)
+    tune<float,                                                   //
+         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, S>,       // the layer's default, 256 threads
+         GemmBlocking<64, 128, 16, 32, 64, 8, 8, 4, 2, S>,        // 128 threads
+         GemmBlocking<128, 64, 16, 64, 32, 8, 8, 4, 2, S>,        // 128 threads
+         GemmBlocking<64, 64, 16, 32, 32, 4, 8, 4, 2, S>,         // 128 threads, 4 x 8 per thread
+         GemmBlocking<64, 64, 16, 32, 32, 8, 4, 4, 2, S>,         // 128 threads, 8 x 4 per thread
+         GemmBlocking<64, 64, 32, 32, 32, 4, 8, 4, 2, S>,         // k 32 per barrier
+         GemmBlocking<64, 64, 16, 32, 64, 8, 8, 4, 2, S>,         // 64 threads, 8 x 8 per thread
+         GemmBlocking<32, 64, 16, 32, 32, 4, 8, 8, 2, S>>(sizes, h);  // 64 threads
+  if (want_double)
+    tune<double,                                                  // ("!" in the output: above the layer's ~40 KB)
+         GemmMmaBlocking<64, 128, 32, 64, 2, 3>,                  // the layer's default on Kokkos' public API
+         GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2, 16>,           // the small-product default (needs the opt-in)
+         GemmMmaBlocking<64, 64, 32, 32, 3, 2, 1, 16>,            // 3 blocks per SM
+         GemmMmaBlocking<64, 64, 32, 32, 4, 2, 2, 16>,            // k = 32 per barrier
+         GemmMmaBlocking<64, 64, 32, 32, 4, 3, 1, 16>,            // 3 stages
+         GemmMmaBlocking<32, 64, 32, 32, 4, 3, 1, 16>,            // 64 threads
+         GemmMmaBlocking<64, 32, 32, 32, 4, 3, 1, 16>>(sizes, h); // 64 threads
+}
+#else
+void double_candidates(const Args& a) {
+  [[maybe_unused]] const std::vector<int>& sizes = a.sizes;
+  [[maybe_unused]] const bool want_float = a.want_float, want_double = a.want_double;
+  [[maybe_unused]] cublasHandle_t h = a.h;
+
+  // <BM, BN, WM, WN, MinBlocksPerSM, Stages, KSteps, MmaK>: FP64 tensor cores, slices of BK = MmaK * KSteps
+  // (KSteps mma k-steps per barrier; MmaK 8: m16n8k8, 16: m16n8k16 with 16-byte fragment reads). "!": more
+  // than the layer's ~40 KB (native only where the layer has no opt-in). 385355e: m16n8k16 on the
+  // shapes of 7f86b46; first four lines: the m16n8k8 references (7f86b46's best per size and the defaults).
+  using scratchkit::detail::GemmMmaBlocking;
+  tune<double,                                            //
+       GemmMmaBlocking<64, 128, 32, 64, 2, 3>,            // 36 KB, the layer's default
+       GemmMmaBlocking<64, 128, 32, 64, 2, 2, 4>,         // 96 KB !, 7f86b46's best at 4096^3
+       GemmMmaBlocking<128, 128, 32, 64, 1, 3, 4>,        // 192 KB !, the native default (best at 8192^3)
+       GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2>,        // 96 KB !
+       GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>,    // 192 KB !, the native default's shape, m16n8k16
+       GemmMmaBlocking<128, 128, 32, 64, 1, 2, 3, 16>,    // 192 KB !, k = 48 per barrier, 2 stages
+       GemmMmaBlocking<128, 128, 32, 64, 1, 6, 1, 16>,    // 192 KB !, k = 16 per barrier, 6 stages
+       GemmMmaBlocking<128, 128, 32, 64, 1, 4, 1, 16>,    // 128 KB !, k = 16 per barrier, 4 stages
+       GemmMmaBlocking<128, 128, 32, 64, 1, 2, 2, 16>,    // 128 KB !, k = 32 per barrier, 2 stages
+       GemmMmaBlocking<128, 128, 64, 32, 1, 3, 2, 16>,    // 192 KB !, warps of 4 x 4 mma tiles
+       GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2, 16>,     // 96 KB !, 2 blocks per SM (4096^3: tails overlap)
+       GemmMmaBlocking<64, 128, 32, 64, 2, 4, 1, 16>,     // 96 KB !, 2 blocks per SM, k = 16 per barrier
+       GemmMmaBlocking<64, 128, 32, 64, 2, 3, 1, 16>,     // 72 KB !, 2 blocks per SM
+       GemmMmaBlocking<128, 64, 64, 32, 2, 2, 2, 16>,     // 96 KB !, 2 blocks per SM, 128 x 64
+       GemmMmaBlocking<64, 64, 32, 32, 3, 2, 1, 16>>(sizes, h);  // 33 KB, fits the layer's 40 KB, 3 blocks per SM
+}
+#endif
+}  // namespace scratchkit_gemm_tune
+
+#if SCRATCHKIT_GEMM_TUNE_PART == 0
 int main(int argc, char** argv) {
   if (::scratchkit::tune::wants_help(argc, argv, "[--double|--float] [--small|--split|--fit] [n ...]  (default 4096 8192)")) return 0;
   std::vector<int> sizes;
@@ -231,131 +396,23 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   TUNE_CUDA(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s, %d SMs, CC %d.%d\n", prop.name, prop.multiProcessorCount, prop.major, prop.minor);
-  cublasHandle_t h = nullptr;
+  scratchkit_gemm_tune::Args a;
+  a.sizes = sizes, a.want_float = want_float, a.want_double = want_double;
+  a.sms = prop.multiProcessorCount;
+  cublasHandle_t& h = a.h;
   cublas_check(cublasCreate(&h), "cublasCreate");
   cublas_check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");  // no TF32
-
-  if (fit) {
-    // <BM, BN, WM, WN, MinBlocksPerSM, Stages, KSteps, MmaK>; all but the last line fit 40 936 bytes.
-    using scratchkit::detail::GemmMmaBlocking;
-    tune<double,                                          //
-         GemmMmaBlocking<64, 128, 32, 64, 2, 3>,          // 36 KB, the layer's default on the public path
-         GemmMmaBlocking<128, 128, 64, 32, 1, 2>,         // 32 KB, 256 threads, warps 2 x 4 of 64 x 32
-         GemmMmaBlocking<128, 128, 32, 64, 1, 2>,         // 32 KB, warps 4 x 2 of 32 x 64
-         GemmMmaBlocking<128, 64, 64, 32, 2, 3>,          // 36 KB, 128 threads
-         GemmMmaBlocking<128, 64, 32, 32, 2, 3>,          // 36 KB, 256 threads
-         GemmMmaBlocking<64, 128, 64, 32, 2, 3>,          // 36 KB, warps 1 x 4
-         GemmMmaBlocking<64, 64, 32, 32, 4, 4>,           // 32 KB, 4 stages
-         GemmMmaBlocking<64, 64, 32, 32, 3, 2, 1, 16>,    // 33 KB, m16n8k16
-         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>>(sizes, h);  // 192 KB !, the native default
-    cublasDestroy(h);
-    return 0;
-  }
-  if (split) {
-    if (want_float) tune_split<float>(sizes, h, prop.multiProcessorCount);
-    if (want_double) {
-      using scratchkit::detail::GemmMmaBlocking;
-      tune_split<double,                                  //
-                 GemmMmaBlocking<32, 32, 16, 16, 4, 2, 2, 16>,   // 128 threads, k = 32 per slice, 2 stages (33 KB)
-                 GemmMmaBlocking<32, 32, 16, 16, 4, 4, 1, 16>,   // 128 threads, k = 16, 4 stages (33 KB)
-                 GemmMmaBlocking<32, 32, 16, 16, 4, 3, 2, 16>,   // k = 32, 3 stages (50 KB: native and driver only)
-                 GemmMmaBlocking<32, 32, 16, 32, 4, 3, 1, 16>,   // 64 threads, k = 16, 3 stages (25 KB)
-                 GemmMmaBlocking<32, 64, 16, 32, 4, 3, 1, 16>,   // 128 threads
-                 // cuBLAS's own tiles at 512^3 and 1024^3 (Nsight Compute, perf/results/h100/history.md, a9a9447): 32 x 64 x 32
-                 // with 2 x 2 warps, 3 stages (74 KB), and 128 x 64 x 32 with 4 x 2 warps, 3 stages (148 KB)
-                 GemmMmaBlocking<32, 64, 16, 32, 4, 3, 2, 16>,
-                 GemmMmaBlocking<128, 64, 32, 32, 1, 3, 2, 16>,
-                 // the blocking of Kokkos' public API above the few-tile range (36 KB)
-                 typename scratchkit::detail::GemmDefaultBlocking<double>::type>(sizes, h, prop.multiProcessorCount);
-    }
-    cublasDestroy(h);
-    return 0;
-  }
-  // Candidates: GemmBlocking<BM, BN, BK, WM, WN, TM, TN, MinBlocksPerSM> (CUDA cores: A^T and B double-buffered
-  // through registers, always 2 stages).
-  // 9c90c59: the candidates that were within 5 % of the best before (perf/results/h100/history.md, 1ba59e0
-  // and a2b1f20), now with the unchecked interior loads.
-  // 221124e: 128 x 128 x 16 (the default shape) with each FMA order (GemmSimtOrder) and B by cp.async ("bA"):
-  // the loop is issue-bound and the order changes how nvcc assigns the accumulators to the two register banks.
-  // Per line, FFMAs of the slice loop with two register-file operands in one bank (of 1024; SASS, nvcc 13.0,
-  // this kernel) and in brackets the layer's build of the same blocking (Kokkos 4.6 driver).
-  if (small) {
-    // Smaller tiles give more blocks where the default's 128 x 128 tiles are less than a wave; serpentine
-    // order (the layer's) throughout. The first line is the layer's default blocking.
-    using scratchkit::detail::gemm_serpentine;
-    using scratchkit::detail::GemmMmaBlocking;
-    constexpr int S = gemm_serpentine;
-    if (want_float)
-      tune<float,                                                   //
-           GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, S>,       // the layer's default, 256 threads
-           GemmBlocking<64, 128, 16, 32, 64, 8, 8, 4, 2, S>,        // 128 threads
-           GemmBlocking<128, 64, 16, 64, 32, 8, 8, 4, 2, S>,        // 128 threads
-           GemmBlocking<64, 64, 16, 32, 32, 4, 8, 4, 2, S>,         // 128 threads, 4 x 8 per thread
-           GemmBlocking<64, 64, 16, 32, 32, 8, 4, 4, 2, S>,         // 128 threads, 8 x 4 per thread
-           GemmBlocking<64, 64, 32, 32, 32, 4, 8, 4, 2, S>,         // k 32 per barrier
-           GemmBlocking<64, 64, 16, 32, 64, 8, 8, 4, 2, S>,         // 64 threads, 8 x 8 per thread
-           GemmBlocking<32, 64, 16, 32, 32, 4, 8, 8, 2, S>>(sizes, h);  // 64 threads
-    if (want_double)
-      tune<double,                                                  // ("!" in the output: above the layer's ~40 KB)
-           GemmMmaBlocking<64, 128, 32, 64, 2, 3>,                  // the layer's default on Kokkos' public API
-           GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2, 16>,           // the small-product default (needs the opt-in)
-           GemmMmaBlocking<64, 64, 32, 32, 3, 2, 1, 16>,            // 3 blocks per SM
-           GemmMmaBlocking<64, 64, 32, 32, 4, 2, 2, 16>,            // k = 32 per barrier
-           GemmMmaBlocking<64, 64, 32, 32, 4, 3, 1, 16>,            // 3 stages
-           GemmMmaBlocking<32, 64, 32, 32, 4, 3, 1, 16>,            // 64 threads
-           GemmMmaBlocking<64, 32, 32, 32, 4, 3, 1, 16>>(sizes, h); // 64 threads
-    cublasDestroy(h);
-    return 0;
-  }
-  if (want_float) {
-    using scratchkit::detail::gemm_columns;
-    using scratchkit::detail::gemm_prefetch;
-    using scratchkit::detail::gemm_quads;
-    using scratchkit::detail::gemm_rows;
-    using scratchkit::detail::gemm_serpentine;
-    tune<float,                                                                   //
-         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_rows>,               // native default: 296 (447), 12 B spill
-         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_rows>,               // layer default: 510 (447)
-         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_serpentine>,         // 172 (156)
-         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_serpentine>,         // 468 (156)
-         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_columns>,            // 208 (221)
-         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_quads>,              // 245 (312)
-         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_prefetch>,           // 281 (447), no spill
-         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_serpentine, true>,   // 198 (122)
-         GemmBlocking<128, 128, 16, 32, 64, 8, 8, 2, 2, gemm_rows, true>,         // 243 (294)
-         GemmBlocking<128, 128, 16, 64, 32, 8, 8, 2, 2, gemm_prefetch, true>,     // 294 (223)
-         GemmBlocking<128, 256, 8, 32, 64, 8, 8, 1>,                              // 512 threads, 1 block/SM
-         // 2026-11-25 (Nsight Compute, perf/results/h100/history.md, 88d8bf3): cuBLAS's kernel at 4096^3 is 256 x 128 x 8, warps 4 x 2 (64 x 64), 8 x 16 per
-         // thread, 1 block of 256 threads per SM, 254 registers; as many instructions as ours, more issue slots used.
-         GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_serpentine>,         // cuBLAS's shape
-         GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_rows>,               //
-         GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_columns>,            //
-         GemmBlocking<256, 128, 8, 64, 64, 8, 16, 1, 2, gemm_serpentine, true>,   // B by cp.async
-         GemmBlocking<128, 256, 8, 64, 64, 8, 16, 1, 2, gemm_serpentine>>(sizes, h);  // warps 2 x 4
-  }
-  if (want_double) {
-    // <BM, BN, WM, WN, MinBlocksPerSM, Stages, KSteps, MmaK>: FP64 tensor cores, slices of BK = MmaK * KSteps
-    // (KSteps mma k-steps per barrier; MmaK 8: m16n8k8, 16: m16n8k16 with 16-byte fragment reads). "!": more
-    // than the layer's ~40 KB (native only where the layer has no opt-in). 385355e: m16n8k16 on the
-    // shapes of 7f86b46; first four lines: the m16n8k8 references (7f86b46's best per size and the defaults).
-    using scratchkit::detail::GemmMmaBlocking;
-    tune<double,                                            //
-         GemmMmaBlocking<64, 128, 32, 64, 2, 3>,            // 36 KB, the layer's default
-         GemmMmaBlocking<64, 128, 32, 64, 2, 2, 4>,         // 96 KB !, 7f86b46's best at 4096^3
-         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 4>,        // 192 KB !, the native default (best at 8192^3)
-         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2>,        // 96 KB !
-         GemmMmaBlocking<128, 128, 32, 64, 1, 3, 2, 16>,    // 192 KB !, the native default's shape, m16n8k16
-         GemmMmaBlocking<128, 128, 32, 64, 1, 2, 3, 16>,    // 192 KB !, k = 48 per barrier, 2 stages
-         GemmMmaBlocking<128, 128, 32, 64, 1, 6, 1, 16>,    // 192 KB !, k = 16 per barrier, 6 stages
-         GemmMmaBlocking<128, 128, 32, 64, 1, 4, 1, 16>,    // 128 KB !, k = 16 per barrier, 4 stages
-         GemmMmaBlocking<128, 128, 32, 64, 1, 2, 2, 16>,    // 128 KB !, k = 32 per barrier, 2 stages
-         GemmMmaBlocking<128, 128, 64, 32, 1, 3, 2, 16>,    // 192 KB !, warps of 4 x 4 mma tiles
-         GemmMmaBlocking<64, 128, 32, 64, 2, 2, 2, 16>,     // 96 KB !, 2 blocks per SM (4096^3: tails overlap)
-         GemmMmaBlocking<64, 128, 32, 64, 2, 4, 1, 16>,     // 96 KB !, 2 blocks per SM, k = 16 per barrier
-         GemmMmaBlocking<64, 128, 32, 64, 2, 3, 1, 16>,     // 72 KB !, 2 blocks per SM
-         GemmMmaBlocking<128, 64, 64, 32, 2, 2, 2, 16>,     // 96 KB !, 2 blocks per SM, 128 x 64
-         GemmMmaBlocking<64, 64, 32, 32, 3, 2, 1, 16>>(sizes, h);  // 33 KB, fits the layer's 40 KB, 3 blocks per SM
+  if (fit)
+    scratchkit_gemm_tune::fit(a);
+  else if (split)
+    scratchkit_gemm_tune::split(a);
+  else if (small)
+    scratchkit_gemm_tune::small(a);
+  else {
+    if (want_float) scratchkit_gemm_tune::float_candidates(a);
+    if (want_double) scratchkit_gemm_tune::double_candidates(a);
   }
   cublasDestroy(h);
   return 0;
 }
+#endif

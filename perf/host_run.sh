@@ -13,7 +13,9 @@
 # Environment: BUILD_OPENMP (default build-host-openmp), BUILD_SERIAL (default build-host-serial):
 # build directories under the checkout (git-ignored); each is configured and its scratchkit-bench built
 # when it has none, against KOKKOS_OPENMP / KOKKOS_SERIAL (default ~/.cache/scratchkit/kokkos-5.0.99-
-# openmp / -serial, scripts/build_kokkos.sh 5.0.99 openmp|serial). --full: the host's full sizes
+# openmp / -serial, scripts/build_kokkos.sh 5.0.99 openmp|serial: a host-only Kokkos, so that the
+# default execution space is the host's), CMAKE_ARGS (more configure arguments, e.g.
+# -DCMAKE_PREFIX_PATH=<Google Benchmark's prefix>). --full: the host's full sizes
 # (GEMM 1024^3 and 4096^3 float, 3-D 256^3, arrays of 2^24; tens of minutes on 16 cores).
 set -euo pipefail
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,18 +24,18 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --full) full="--full" ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '3,18p' "$0"; exit 0 ;;
+    -h | --help) sed -n '3,20p' "$0"; exit 0 ;;
     *) sets+=("$1") ;;
   esac
   shift
 done
-[ ${#sets[@]} -gt 0 ] || { sed -n '10p' "$0" >&2; exit 2; }
+[ ${#sets[@]} -gt 0 ] || { sed -n '11p' "$0" >&2; exit 2; }
 bo="${BUILD_OPENMP:-$src/build-host-openmp}"; bs="${BUILD_SERIAL:-$src/build-host-serial}"
 
 build() {  # build DIR KOKKOS_ROOT
   [ -x "$1/perf/scratchkit-bench" ] && return 0
   cmake -S "$src" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$2" -DSCRATCHKIT_ENABLE_TESTS=OFF \
-    -DSCRATCHKIT_ENABLE_EXAMPLES=OFF -DSCRATCHKIT_ENABLE_PERF=ON -DSCRATCHKIT_ENABLE_CUDA=OFF > "$1.configure.log"
+    -DSCRATCHKIT_ENABLE_EXAMPLES=OFF -DSCRATCHKIT_ENABLE_PERF=ON -DSCRATCHKIT_ENABLE_CUDA=OFF ${CMAKE_ARGS:-} > "$1.configure.log"
   cmake --build "$1" -j"$(nproc)" --target scratchkit-bench
 }
 
@@ -55,7 +57,7 @@ for set in "${sets[@]}"; do
     echo "compiler: $(grep -m1 'CMAKE_CXX_COMPILER:' "$b/CMakeCache.txt" | cut -d= -f2) ($($(grep -m1 'CMAKE_CXX_COMPILER:' "$b/CMakeCache.txt" | cut -d= -f2) --version | head -1))"
     echo "build type: $(grep -m1 'CMAKE_BUILD_TYPE:' "$b/CMakeCache.txt" | cut -d= -f2), tests (scratch checker hooks) $(grep -m1 'SCRATCHKIT_ENABLE_TESTS:' "$b/CMakeCache.txt" | cut -d= -f2)"
     kr="$(grep -m1 'Kokkos_DIR:' "$b/CMakeCache.txt" | cut -d= -f2)"
-    echo "Kokkos: $(grep -m1 -o 'set(Kokkos_VERSION [^)]*' "$kr/KokkosConfigVersion.cmake" 2>/dev/null | cut -d' ' -f2 || true) at $kr"
+    echo "Kokkos: $(grep -m1 -o 'PACKAGE_VERSION "[^"]*' "$kr/KokkosConfigVersion.cmake" 2>/dev/null | cut -d'"' -f2 || true) at $kr"
     echo "host BLAS: $(grep -m1 'SCRATCHKIT_OPENBLAS_LIBRARY:' "$b/CMakeCache.txt" | cut -d= -f2)"
     echo "thread placement: OMP_NUM_THREADS=$threads OMP_PROC_BIND=spread OMP_PLACES=threads OPENBLAS_NUM_THREADS=$threads"
     echo "sizes: ${full:-default (seconds on a laptop)}"

@@ -287,7 +287,7 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
 }  // namespace
 
 void add_collectives_cases(const Config& c, std::vector<Case>& cases) {
-  for (const int e : sweep_exponents(c, c.full ? 26 : 20)) {
+  for (const int e : sweep_exponents(c, host_full(c) ? 24 : c.full ? 26 : 20)) {
     const std::size_t n    = std::size_t(1) << e;
     const std::string size = "2^" + std::to_string(e);
     add<std::int32_t>(c, cases, n, size);

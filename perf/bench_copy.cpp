@@ -52,7 +52,7 @@ void add_copy_case(const Config& c, std::vector<Case>& cases, int e) {
 void add_copy_cases(const Config& c, std::vector<Case>& cases) {
   // A sweep copies every power of two up to the run's size: the ceiling of
   // each row is then the copy of about its bytes (perf/report.py).
-  for (const int e : sweep_exponents(c, c.full ? 28 : 22, 1)) add_copy_case(c, cases, e);
+  for (const int e : sweep_exponents(c, host_full(c) ? 26 : c.full ? 28 : 22, 1)) add_copy_case(c, cases, e);
 }
 
 }  // namespace perf

@@ -8,6 +8,10 @@
 #include <scratchkit/kernels/gemm.hpp>
 #include "vendor/vendor.hpp"
 
+#ifdef SCRATCHKIT_BENCH_HOST_BLAS
+#include <cblas.h>
+#endif
+
 #include <limits>
 #include <vector>
 
@@ -66,7 +70,7 @@ bool check_rows(GemmData<T, Layout>& d) {
 }
 
 template <class T, class Layout = Kokkos::LayoutRight>
-void add(const Config& c, std::vector<Case>& cases, int n) {
+void add(const Config& c, std::vector<Case>& cases, int n, bool default_only = false) {
   using D                = GemmData<T, Layout>;
   constexpr bool right   = std::is_same<Layout, Kokkos::LayoutRight>::value;
   const std::string size = std::to_string(n) + "^3";
@@ -77,6 +81,7 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
   for (auto v : {GemmVariant::naive, GemmVariant::tiled, GemmVariant::tiled_double_buffered,
                  GemmVariant::register_blocked})
     for (auto b : backends(c)) {
+      if (default_only && v != GemmVariant::tiled) continue;  // tiled: the host default (kernels/defaults.hpp)
       Case k{"gemm", name(v), backend_name(b), type_name<T>(), size};
       k.layout  = layout_name<Layout>();
       k.bytes   = bytes;
@@ -102,6 +107,29 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
     k.check = [data] { return check_rows(*data()); };
     cases.push_back(k);
   }
+#ifdef SCRATCHKIT_BENCH_HOST_BLAS
+  // The host BLAS a CPU user calls (OpenBLAS, its threads as many as Kokkos': OPENBLAS_NUM_THREADS).
+  if (plain_rows()) {
+    Case k{"gemm", "openblas", "vendor", type_name<T>(), size};
+    k.layout  = layout_name<Layout>();
+    k.bytes   = bytes;
+    k.flops   = flops;
+    k.prepare = poison;
+    k.run     = [data] {
+      auto d        = data();
+      const auto o  = right ? CblasRowMajor : CblasColMajor;
+      const int nn  = d->n;
+      if constexpr (std::is_same<T, float>::value)
+        cblas_sgemm(o, CblasNoTrans, CblasNoTrans, nn, nn, nn, 1.0f, d->A.data(), nn, d->B.data(), nn, 0.0f,
+                    d->C.data(), nn);
+      else
+        cblas_dgemm(o, CblasNoTrans, CblasNoTrans, nn, nn, nn, 1.0, d->A.data(), nn, d->B.data(), nn, 0.0,
+                    d->C.data(), nn);
+    };
+    k.check = [data] { return check_rows(*data()); };
+    cases.push_back(k);
+  }
+#endif
   if (!right) return;  // the raw Kokkos and cuBLAS rows: LayoutRight only
   if (c.native) {
     // The tiled kernel written directly on Kokkos team scratch (perf/raw_kokkos.hpp): layer vs raw Kokkos.
@@ -136,6 +164,16 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
 }  // namespace
 
 void add_gemm_cases(const Config& c, std::vector<Case>& cases) {
+  if (host_full(c) && !c.sweep) {
+    // A CPU's full sizes: every variant at 1024^3; at 4096^3 (the BLAS target) float
+    // LayoutRight, the default variant against plain Kokkos and the BLAS only (minutes, not hours).
+    add<float>(c, cases, 1024);
+    add<float, Kokkos::LayoutLeft>(c, cases, 1024);
+    add<double>(c, cases, 1024);
+    add<double, Kokkos::LayoutLeft>(c, cases, 1024);
+    add<float>(c, cases, 4096, true);
+    return;
+  }
   std::vector<int> sizes = c.full ? std::vector<int>{4096, 8192} : std::vector<int>{160};
   if (c.sweep) {  // the small sizes first (a new vector: g++ 13 warns falsely on insert at begin())
     std::vector<int> all{128, 256, 512, 1024, 2048};

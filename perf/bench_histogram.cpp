@@ -4,12 +4,16 @@
 #include "harness.hpp"
 #include "plain_kokkos.hpp"
 
+#include <Kokkos_ScatterView.hpp>
+
 #include <scratchkit/kernels/histogram.hpp>
 #include "vendor/vendor.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace scratchkit {
@@ -17,6 +21,30 @@ namespace perf {
 namespace {
 
 constexpr double lo = -1.0, hi = 1.0;
+
+/// The histogram as a CPU Kokkos user writes it: Kokkos::Experimental::ScatterView over the counts
+/// (on OpenMP a private copy of the bins per thread, summed at the end; on Serial the counts
+/// themselves), the same binning expression. `sv` is the caller's, made once for these counts
+/// (as an application keeps it between calls): the counts zeroed, the other copies reset, filled,
+/// contributed.
+template <class ExecSpace, class ValuesView, class CountsView, class Scatter>
+void histogram_scatter(const ExecSpace& exec, const ValuesView& values, double lo, double hi, const CountsView& counts,
+                       Scatter& sv) {
+  using T = typename ValuesView::non_const_value_type;
+  using C = detail::histogram_compute_t<T>;
+  const auto hb = detail::histogram_bins<T>(lo, hi, counts.extent(0), "bench::plain_histogram_scatter");
+  const C l = hb.lo, h = hb.hi, scale = hb.scale;
+  const int nb = hb.bins;
+  Kokkos::deep_copy(exec, counts, std::uint32_t(0));
+  sv.reset_except(exec, counts);  // on Serial the ScatterView is the counts themselves
+  Kokkos::parallel_for(
+      "scratchkit::bench::plain_histogram_scatter", Kokkos::RangePolicy<ExecSpace>(exec, 0, values.extent(0)),
+      KOKKOS_LAMBDA(std::size_t i) {
+        const int k = detail::histogram_bin<C>(static_cast<C>(values(i)), l, h, scale, nb);
+        if (k >= 0) sv.access()(k) += 1;
+      });
+  Kokkos::Experimental::contribute(exec, counts, sv);
+}
 
 template <class T>
 struct HistogramData {
@@ -89,6 +117,19 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
     };
     k.check = check;
     cases.push_back(k);
+    // ScatterView, what a CPU Kokkos user picks: made once per data set, as an application keeps it.
+    using SV   = Kokkos::Experimental::ScatterView<std::uint32_t*, Kokkos::LayoutRight, Exec>;
+    auto held  = std::make_shared<std::pair<const void*, SV>>();
+    Case s{"histogram", "scatter_view", "plain-kokkos", type_name<T>(), label};
+    s.bytes   = bytes;
+    s.prepare = poison;
+    s.run     = [data, held] {
+      auto d = data();
+      if (held->first != d->counts.data()) *held = {d->counts.data(), SV(d->counts)};
+      histogram_scatter(Exec(), d->x.d, lo, hi, d->counts, held->second);
+    };
+    s.check = check;
+    cases.push_back(s);
   }
 #if SCRATCHKIT_HAS_NATIVE_CUDA && defined(KOKKOS_ENABLE_CUDA)
   if (c.vendor) {
@@ -127,7 +168,7 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
 }  // namespace
 
 void add_histogram_cases(const Config& c, std::vector<Case>& cases) {
-  for (const int e : sweep_exponents(c, c.full ? 28 : 20)) {
+  for (const int e : sweep_exponents(c, host_full(c) ? 24 : c.full ? 28 : 20)) {
     const std::size_t n = std::size_t(1) << e;
     const std::string size = "2^" + std::to_string(e);
     for (int bins : {256, 65536}) add<float>(c, cases, n, size, bins);

@@ -60,7 +60,7 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
 }  // namespace
 
 void add_stencil_1d_cases(const Config& c, std::vector<Case>& cases) {
-  for (const int e : sweep_exponents(c, c.full ? 28 : 20)) {
+  for (const int e : sweep_exponents(c, host_full(c) ? 24 : c.full ? 28 : 20)) {
     const std::size_t n = std::size_t(1) << e;
     const std::string size = "2^" + std::to_string(e);
     add<float>(c, cases, n, size);

@@ -114,7 +114,7 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
 }  // namespace
 
 void add_stencil_3d_cases(const Config& c, std::vector<Case>& cases) {
-  for (const int n : sweep_edges(c, 32, c.full ? 512 : 64)) {
+  for (const int n : sweep_edges(c, 32, host_full(c) ? 256 : c.full ? 512 : 64)) {
     add<float>(c, cases, n);
     add<float, Kokkos::LayoutLeft>(c, cases, n);
     add<double>(c, cases, n);

@@ -84,7 +84,7 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
 }  // namespace
 
 void add_transpose_cases(const Config& c, std::vector<Case>& cases) {
-  for (const int n : sweep_edges(c, 64, c.full ? 16384 : 1024, 2)) {
+  for (const int n : sweep_edges(c, 64, host_full(c) ? 4096 : c.full ? 16384 : 1024, 2)) {
     add<float>(c, cases, n);
     add<float, Kokkos::LayoutLeft>(c, cases, n);
     add<double>(c, cases, n);

@@ -132,6 +132,10 @@ const char* layout_name() {
 /// backends, where a plain RangePolicy / MDRangePolicy kernel is what a CPU Kokkos user writes.
 inline bool plain_rows() { return Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible; }
 
+/// --full on a host backend: sizes that finish in minutes on a CPU (the GPU's full sizes, GEMM 8192^3
+/// and arrays of 2^28, take hours on a host), not the default's seconds-on-a-laptop sizes.
+inline bool host_full(const Config& c) { return c.full && plain_rows(); }
+
 /// The backends of kernel rows in this run.
 inline std::vector<Backend> backends(const Config& c) {
   if (c.native) return {Backend::layer, Backend::native};
@@ -147,6 +151,8 @@ void add_transpose_cases(const Config&, std::vector<Case>&);
 void add_stencil_3d_cases(const Config&, std::vector<Case>&);
 void add_histogram_cases(const Config&, std::vector<Case>&);
 void add_collectives_cases(const Config&, std::vector<Case>&);
+void add_user_cases(const Config&, std::vector<Case>&);
+void add_rajaperf_cases(const Config&, std::vector<Case>&);
 
 }  // namespace perf
 }  // namespace scratchkit

@@ -20,7 +20,7 @@ namespace perf {
 ///   SCRATCHKIT_TILE_BLOCKS_PER_TEAM=k (k >= 0)    tile kernels' blocks per team (0: no team loop)
 ///   SCRATCHKIT_HOST_TEAM_SIZE=k (k >= 1)          host backends: team members per block
 ///   SCRATCHKIT_CUDA_TEAM_SPACE=0                 block driver without Kokkos' team-collective space
-///   SCRATCHKIT_HOST_THREADS_LOOP=nested          host: the x, y, z phase loop for 1-D blocks too
+///   SCRATCHKIT_HOST_THREADS_LOOP=nested          host: the scalar x, y, z phase loop of threads(f), not the rows
 ///   SCRATCHKIT_HOST_LOOPS=off                    host: per-thread phases, no detail::host_direct loops
 inline void set_measurement_knobs_from_environment() {
   const auto is = [](const char* name, const char* value) {

@@ -370,6 +370,8 @@ int main(int argc, char** argv) {
     add_transpose_cases(c, cases);
     add_histogram_cases(c, cases);
     add_collectives_cases(c, cases);
+    add_user_cases(c, cases);
+    add_rajaperf_cases(c, cases);
     std::vector<Case> selected;
     for (auto& k : cases)
       if ((c.only.empty() || matches_any(k.name(), c.only)) && (c.skip.empty() || !matches_any(k.name(), c.skip)))

@@ -330,3 +330,39 @@ TEMPLATE_LIST_TEST_CASE("SharedArray::shape views the array row-major from its o
   using S = SharedShape<SharedArray<int, 80>, 3, 4, 5>;
   static_assert(S::rank == 3 && S::extent(0) == 3 && S::extent(2) == 5, "SharedShape: rank and extents");
 }
+
+namespace {
+
+// Every logical thread of every block records how often it ran and whether its Thread agrees with
+// its rank and block: many blocks, so that host backends run one member per block (host_rows).
+template <class Exec>
+void thread_coordinates(const Kokkos::View<int*, typename Exec::memory_space>& out, Dim3 grid, Dim3 block) {
+  using B = Block<Exec>;
+  launch(Exec(), "test::thread_coordinates", LaunchParams(grid, block), KOKKOS_LAMBDA(const B& b) {
+    const Dim3 g0 = b.grid_origin(), bd = b.block_dim();
+    b.threads([&](const Thread& t) {
+      const bool ok = t.rank == t.x + bd.x * (t.y + bd.y * t.z) && t.gx == g0.x + t.x && t.gy == g0.y + t.y &&
+                      t.gz == g0.z + t.z && t.x < bd.x && t.y < bd.y && t.z < bd.z;
+      Kokkos::atomic_add(&out(b.block_rank() * b.num_threads() + t.rank), ok ? 1 : 1000);
+    });
+  });
+  Exec().fence();
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("2-D and 3-D blocks of a large grid run each thread once with its own coordinates",
+                        "[layer][block]", test::Spaces) {
+  using Exec = TestType;
+  for (const Dim3 block : {Dim3(32, 8), Dim3(7, 3), Dim3(32, 4, 4), Dim3(5, 3, 2), Dim3(1, 9)}) {
+    const Dim3 grid(6, 5, 3);
+    const int n = static_cast<int>(block.count() * grid.count());
+    CAPTURE(Exec::name(), block.x, block.y, block.z);
+    Kokkos::View<int*, typename Exec::memory_space> out("out", n);
+    thread_coordinates<Exec>(out, grid, block);
+    auto h  = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    int bad = 0;
+    for (int i = 0; i < n; ++i) bad += h(i) != 1;
+    CHECK(bad == 0);
+  }
+}

@@ -241,6 +241,10 @@ class Block {
           f(t);
           SCRATCHKIT_SCRATCH_END_THREAD();
         }
+      } else if (ts == 1 && !host_nested_threads_loop()) {
+        // 2-D and 3-D blocks: one counted loop per x row (unit stride, a fresh Thread per
+        // iteration), vectorisable across x as the 1-D loop, for any kernel's phases.
+        host_rows(m_geo.block, f);
       } else if (ts == 1) {
         const Dim3 g0 = grid_origin();
         Thread t{0, 0, 0, 0};
@@ -290,22 +294,7 @@ class Block {
                            "the block",
                            box.x, box.y, box.z, m_geo.block.x, m_geo.block.y, m_geo.block.z);
       if (m_team.team_size() == 1) {
-        const Dim3 g0 = grid_origin();
-        const int bx = m_geo.block.x, by = m_geo.block.y;
-        for (int z = 0; z < box.z; ++z)
-          for (int y = 0; y < box.y; ++y) {
-            const int row = bx * (y + by * z);
-            // One row of the box: consecutive logical threads, vectorisable as the 1-D loop above,
-            // unrolled so that each thread's load has a constant stride the prefetcher follows.
-            SCRATCHKIT_HOST_IVDEP
-            SCRATCHKIT_HOST_UNROLL_ROW
-            for (int x = 0; x < box.x; ++x) {
-              const Thread t{x, y, z, row + x, g0.x + x, g0.y + y, g0.z + z};
-              SCRATCHKIT_SCRATCH_BEGIN_THREAD(row + x);
-              f(t);
-              SCRATCHKIT_SCRATCH_END_THREAD();
-            }
-          }
+        host_rows(box, f);
       } else {
         // Team members own whole warps, as in threads(f).
         const int ws = m_geo.warp, ts = m_team.team_size();
@@ -424,6 +413,26 @@ class Block {
 #else
     return detail::measurement_knobs().host_nested_threads_loop;
 #endif
+  }
+  /// Host backends, one member: f for every thread of `box`, x row by x row.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void host_rows(const Dim3& box, const F& f) const {
+    const Dim3 g0 = grid_origin();
+    const int bx = m_geo.block.x, by = m_geo.block.y;
+    for (int z = 0; z < box.z; ++z)
+      for (int y = 0; y < box.y; ++y) {
+        const int row = bx * (y + by * z);
+        // One row: consecutive logical threads, vectorisable as the 1-D loop, unrolled so that
+        // each thread's load has a constant stride the prefetcher follows.
+        SCRATCHKIT_HOST_IVDEP
+        SCRATCHKIT_HOST_UNROLL_ROW
+        for (int x = 0; x < box.x; ++x) {
+          const Thread t{x, y, z, row + x, g0.x + x, g0.y + y, g0.z + z};
+          SCRATCHKIT_SCRATCH_BEGIN_THREAD(row + x);
+          f(t);
+          SCRATCHKIT_SCRATCH_END_THREAD();
+        }
+      }
   }
   KOKKOS_INLINE_FUNCTION void enter_threads() const {
 #ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK

@@ -24,7 +24,7 @@ struct MeasurementKnobs {
   /// CUDA block driver: no Kokkos team-collective space before a block's scratch.
   bool cuda_drop_team_space = false;
   /// Host backends, one member per block: the phase loop over x, y, z for every block, not the
-  /// vectorisable counted loop of 1-D blocks (Block::threads).
+  /// vectorisable counted loops of 1-D blocks and of each x row of 2-D / 3-D blocks (Block::threads).
   bool host_nested_threads_loop = false;
   /// Host backends: the per-thread phases everywhere, never the plain loops of detail::host_direct.
   bool host_per_thread_phases = false;

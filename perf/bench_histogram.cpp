@@ -43,7 +43,8 @@ void histogram_scatter(const ExecSpace& exec, const ValuesView& values, double l
         const int k = detail::histogram_bin<C>(static_cast<C>(values(i)), l, h, scale, nb);
         if (k >= 0) sv.access()(k) += 1;
       });
-  Kokkos::Experimental::contribute(exec, counts, sv);
+  CountsView dest = counts;  // Kokkos 3.4 contributes into a non-const View handle
+  Kokkos::Experimental::contribute(exec, dest, sv);
 }
 
 template <class T>

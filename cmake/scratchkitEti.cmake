@@ -5,7 +5,9 @@
 #  scratchkit_eti_spaces(<backends> <out_spaces>)
 #    The execution spaces the library instantiates the kernels for: Kokkos'
 #    default execution space and its default host execution space (one if they
-#    are the same), from the backends Kokkos was built with, in Kokkos' order.
+#    are the same), from the backends Kokkos was built with, in Kokkos' order;
+#    or the backends named in SCRATCHKIT_ETI_SPACES (e.g. "HIP"), each of which
+#    Kokkos must have: the other spaces' kernels then compile in their callers.
 #
 #  scratchkit_eti_units(<out_sources> <spaces>)
 #    Generates one translation unit per kernel x element type x layout x space
@@ -35,6 +37,19 @@ function(scratchkit_eti_spaces backends out)
   set(_name_THREADS Kokkos::Threads)
   set(_name_SERIAL Kokkos::Serial)
   set(_spaces)
+  if(SCRATCHKIT_ETI_SPACES)
+    foreach(_b IN LISTS SCRATCHKIT_ETI_SPACES)
+      string(TOUPPER "${_b}" _b)
+      if(NOT _b IN_LIST backends OR NOT DEFINED _name_${_b})
+        message(FATAL_ERROR "SCRATCHKIT_ETI_SPACES names ${_b}: not one of the instantiable backends "
+                            "of this Kokkos (${backends}; instantiable: CUDA HIP OPENMP THREADS SERIAL)")
+      endif()
+      list(APPEND _spaces ${_name_${_b}})
+    endforeach()
+    list(REMOVE_DUPLICATES _spaces)
+    set(${out} "${_spaces}" PARENT_SCOPE)
+    return()
+  endif()
   foreach(_order _device_order _host_order)
     foreach(_b IN LISTS ${_order})
       if(_b IN_LIST backends)

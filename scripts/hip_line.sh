@@ -9,7 +9,9 @@
 #
 # Environment: BUILD_DIR (default build-hip-VERSION), JOBS (default: all cores), HIP_ARCH (Kokkos
 # arch, default AMD_GFX90A), SCRATCHKIT_SKIP_APT=1 (install nothing), SCRATCHKIT_HIP_TESTS=units
-# (compile one test unit per kernel instead of the whole test program), CMAKE_ARGS.
+# (compile one test unit per kernel instead of the whole test program: what .ci/run does),
+# SCRATCHKIT_HIP_ETI_SPACES (backends the library instantiates for, default HIP: the host
+# space's kernels are compiled and run by the Serial and OpenMP lines), CMAKE_ARGS.
 # Without hipcc (apt-get install hipcc: Debian 12 main) or without the Kokkos tarball the line
 # prints "SKIPPED" with the reason and exits 0; every other failure exits non-zero.
 set -euo pipefail
@@ -67,6 +69,7 @@ fi
 cmake -S "$src" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=hipcc \
   -DKokkos_ROOT="$prefix" -DSCRATCHKIT_ENABLE_TESTS=ON -DSCRATCHKIT_ENABLE_BOUNDS_CHECK=OFF \
   -DSCRATCHKIT_ENABLE_PERF=OFF -DSCRATCHKIT_ENABLE_CUDA=OFF -DSCRATCHKIT_ENABLE_INSTALL_TEST=OFF \
+  -DSCRATCHKIT_ETI_SPACES="${SCRATCHKIT_HIP_ETI_SPACES:-HIP}" \
   -DCMAKE_CXX_FLAGS="-Werror=deprecated-declarations" ${CMAKE_ARGS:-} >"$dir/configure.log" 2>&1 ||
   { tail -n 40 "$dir/configure.log" >&2; exit 1; }
 took "configured"

@@ -50,7 +50,8 @@ void histogram_scatter(const ExecSpace& exec, const ValuesView& values, double l
 template <class T>
 struct HistogramData {
   Operand1D<T> x;
-  Kokkos::View<std::uint32_t*, Mem> counts;
+  using Counts = Kokkos::View<std::uint32_t*, Mem>;
+  Counts counts;
   std::vector<std::uint32_t> ref;    ///< scratchkit's binning (detail::histogram_bin): layer and native exactly
   std::vector<std::uint32_t> exact;  ///< binning in exact arithmetic (floor((v - lo) B / (hi - lo)) in double)
   std::vector<std::uint32_t> edge;   ///< values within 2 ulps (of T, at the magnitude of v - lo) of a bin k edge
@@ -119,7 +120,7 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
     k.check = check;
     cases.push_back(k);
     // ScatterView, what a CPU Kokkos user picks: made once per data set, as an application keeps it.
-    using SV   = Kokkos::Experimental::ScatterView<std::uint32_t*, Kokkos::LayoutRight, Exec>;
+    using SV   = Kokkos::Experimental::ScatterView<std::uint32_t*, typename HistogramData<T>::Counts::array_layout, Exec>;
     auto held  = std::make_shared<std::pair<const void*, SV>>();
     Case s{"histogram", "scatter_view", "plain-kokkos", type_name<T>(), label};
     s.bytes   = bytes;

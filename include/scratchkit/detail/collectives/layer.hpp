@@ -325,13 +325,18 @@ void tile_exchange_run(const ExecSpace& exec, ExchangeVariant v, const InView& i
   const scratchkit::detail::EtiView<const T, 1, L, E>&, const scratchkit::detail::EtiView<T, 1, L, E>&
 #define SCRATCHKIT_ETI_TILE_ARGS(T, L, E) \
   E, scratchkit::detail::EtiView<const T, 1, L, E>, scratchkit::detail::EtiView<T, 1, L, E>
-#define SCRATCHKIT_ETI_TILES(PREFIX, E, T, L)                                                                    \
+/// The scans and the reduction are instantiated in separate units (cmake/scratchkitEti.cmake), each under a minute.
+#define SCRATCHKIT_ETI_TILE_SCAN(PREFIX, E, T, L)                                                                \
   PREFIX template void scratchkit::detail::tile_scan_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(                    \
       const E&, scratchkit::ScanKind, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int);                            \
-  PREFIX template void scratchkit::detail::tile_reduce_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(                  \
-      const E&, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int);                                                  \
   PREFIX template void scratchkit::detail::tile_warp_scan_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(               \
       const E&, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int);
+#define SCRATCHKIT_ETI_TILE_REDUCE(PREFIX, E, T, L)                                                              \
+  PREFIX template void scratchkit::detail::tile_reduce_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(                  \
+      const E&, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int);
+#define SCRATCHKIT_ETI_TILES(PREFIX, E, T, L) \
+  SCRATCHKIT_ETI_TILE_SCAN(PREFIX, E, T, L)   \
+  SCRATCHKIT_ETI_TILE_REDUCE(PREFIX, E, T, L)
 /// tile_exchange takes int32 and double only.
 #define SCRATCHKIT_ETI_TILE_EXCHANGE(PREFIX, E, T, L)                                                            \
   PREFIX template void scratchkit::detail::tile_exchange_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(                \

@@ -776,8 +776,18 @@ void gemm_run(const ExecSpace& exec, GemmVariant variant, typename CV::non_const
       const E&, scratchkit::GemmVariant, T, const scratchkit::detail::EtiView<const T, 2, L, E>&,                \
       const scratchkit::detail::EtiView<const T, 2, L, E>&, T, const scratchkit::detail::EtiView<T, 2, L, E>&,   \
       scratchkit::Backend);
+/// The register-blocked default, instantiated in its own unit (cmake/scratchkitEti.cmake): gemm's under a minute.
+#define SCRATCHKIT_ETI_GEMM_RB(PREFIX, E, T, L)                                                                     \
+  PREFIX template void                                                                                             \
+  scratchkit::detail::gemm_register_blocked_default<E, scratchkit::detail::EtiView<const T, 2, L, E>,              \
+                                                    scratchkit::detail::EtiView<const T, 2, L, E>,                 \
+                                                    scratchkit::detail::EtiView<T, 2, L, E>>(                      \
+      const E&, T, const scratchkit::detail::EtiView<const T, 2, L, E>&,                                           \
+      const scratchkit::detail::EtiView<const T, 2, L, E>&, T, const scratchkit::detail::EtiView<T, 2, L, E>&);
 #if SCRATCHKIT_ETI
-#define SCRATCHKIT_ETI_GEMM_EXTERN(E, T, L) SCRATCHKIT_ETI_GEMM(extern, E, T, L)
+#define SCRATCHKIT_ETI_GEMM_EXTERN(E, T, L) \
+  SCRATCHKIT_ETI_GEMM_RB(extern, E, T, L)   \
+  SCRATCHKIT_ETI_GEMM(extern, E, T, L)
 #define SCRATCHKIT_ETI_GEMM_SPACE(E)                       \
   SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_GEMM_EXTERN, E, float) \
   SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_GEMM_EXTERN, E, double)

@@ -16,17 +16,21 @@
 
 #include "../examples/tutorial/common.hpp"
 
-// The tutorial's kernel files, each in a namespace of its own (their helpers share names), main renamed.
+// The tutorial's kernel files, each in a namespace of its own (their helpers share names), main
+// renamed; part 0 of this file the 2-D stencil, part 1 the others (perf/CMakeLists.txt).
 #define main tutorial_main
-namespace tut_sgemm {
-#include "../examples/tutorial/sgemm.cpp"
-}
+#if SCRATCHKIT_BENCH_PART == 0
 namespace tut_stencil2d {
 #include "../examples/tutorial/stencil2d.cpp"
+}
+#else
+namespace tut_sgemm {
+#include "../examples/tutorial/sgemm.cpp"
 }
 namespace tut_scan {
 #include "../examples/tutorial/scan.cpp"
 }
+#endif
 #undef main
 
 #include <cmath>
@@ -56,6 +60,7 @@ KOKKOS_INLINE_FUNCTION decltype(auto) at2(const View& v, int y, int x) {
     return v(x, y);
 }
 
+#if SCRATCHKIT_BENCH_PART == 0
 // ---------------------------------------------------------------- user-style 3-D 7-point stencil
 /// A CUDA user's 3-D stencil on the layer: 32 x 4 x 4 blocks, a (BZ+2)(BY+2)(BX+2) halo tile loaded
 /// by a strided loop over the block's threads, one point per thread; boundary points copied.
@@ -262,6 +267,7 @@ void add_user_2d(std::vector<Case>& cases, int n, bool tutorial) {
   });
 }
 
+#else
 // ---------------------------------------------------------------- tutorial sgemm, scan256
 void add_tutorial_sgemm(std::vector<Case>& cases, int n) {
   using M = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
@@ -427,8 +433,10 @@ void add_heat3d(std::vector<Case>& cases, int n) {
   add_with_plain(cases, k, "mdrange", [loop] { loop(false); });
 }
 
+#endif
 }  // namespace
 
+#if SCRATCHKIT_BENCH_PART == 0
 void add_user_cases(const Config& c, std::vector<Case>& cases) {
   const bool big = c.full;
   const int n3   = host_full(c) ? 256 : big ? 512 : 64;
@@ -442,10 +450,16 @@ void add_user_cases(const Config& c, std::vector<Case>& cases) {
   add_user_2d<float, Kokkos::LayoutLeft>(cases, n2, false);
   add_user_2d<double, Kokkos::LayoutRight>(cases, n2, false);
   add_user_2d<double, Kokkos::LayoutLeft>(cases, n2, false);
+  add_tutorial_cases(c, cases);
+}
+#else
+void add_tutorial_cases(const Config& c, std::vector<Case>& cases) {
+  const bool big = c.full;
   add_tutorial_sgemm(cases, host_full(c) ? 1024 : big ? 4096 : 256);
   add_tutorial_scan(cases, host_full(c) ? 24 : big ? 28 : 20);
   add_heat3d(cases, host_full(c) ? 192 : big ? 512 : 64);
 }
+#endif
 
 }  // namespace perf
 }  // namespace scratchkit

@@ -149,9 +149,11 @@ void add_reduce_cases(const Config&, std::vector<Case>&);
 void add_stencil_1d_cases(const Config&, std::vector<Case>&);
 void add_transpose_cases(const Config&, std::vector<Case>&);
 void add_stencil_3d_cases(const Config&, std::vector<Case>&);
+void add_stencil_3d_double_cases(const Config&, std::vector<Case>&, int n);  // bench_stencil_3d.cpp's part 1
 void add_histogram_cases(const Config&, std::vector<Case>&);
 void add_collectives_cases(const Config&, std::vector<Case>&);
 void add_user_cases(const Config&, std::vector<Case>&);
+void add_tutorial_cases(const Config&, std::vector<Case>&);  // bench_user.cpp's part 1
 void add_rajaperf_cases(const Config&, std::vector<Case>&);
 
 }  // namespace perf

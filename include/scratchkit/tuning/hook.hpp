@@ -55,8 +55,8 @@ struct LaunchTuning {
   std::optional<TeamLoopOrder> team_loop_order;
   /// true: one scratch copy and a barrier between a team's blocks, never two alternating copies.
   std::optional<bool> single_scratch;
-  /// Blocks per team (>= 1; Kernel::tile also 0: without the team loop). The launch still
-  /// takes fewer where the grid is short of four waves of teams.
+  /// Blocks per team (>= 1; Kernel::tile also 0: without the team loop), where the request's
+  /// team_loop is set. The launch still takes fewer where the grid is short of four waves of teams.
   std::optional<int> blocks_per_team;
   /// Host backends: team members per block (>= 1; capped by the backend and the block's warps).
   std::optional<int> host_team_size;

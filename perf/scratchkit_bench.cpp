@@ -289,7 +289,7 @@ Config parse(int& argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace scratchkit::perf;
-  set_measurement_knobs_from_environment();
+  install_measurement_hook_from_environment();
   std::vector<char*> args(argv, argv + argc);
   std::string device_arg;
 #ifdef SCRATCHKIT_BENCH_MPI

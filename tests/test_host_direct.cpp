@@ -22,13 +22,15 @@ namespace {
 using Exec = test::HostSpace;
 using MS   = Exec::memory_space;
 
-/// Sets the host team size of every launch while it lives (0: the library's choice).
+/// Sets the host team size of every launch while it lives, through a tuning hook.
 struct TeamSize {
-  explicit TeamSize(int n) : old(detail::measurement_knobs().host_team_size) {
-    detail::measurement_knobs().host_team_size = n;
-  }
-  ~TeamSize() { detail::measurement_knobs().host_team_size = old; }
-  int old;
+  explicit TeamSize(int n)
+      : hook([n](const tuning::LaunchRequest&) {
+          tuning::LaunchTuning t;
+          t.host_team_size = n;
+          return t;
+        }) {}
+  tuning::ScopedTuningHook hook;
 };
 
 template <class V>

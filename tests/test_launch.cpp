@@ -263,7 +263,7 @@ TEMPLATE_LIST_TEST_CASE("TeamLoop with alternate_scratch: blocks of a team alter
       const auto one = plan_launch<Exec, Bounds>(p);
       const auto two = plan_launch<Exec, Bounds>(LaunchParams(p).alternate_scratch());
       CHECK(two.blocks_per_team == one.blocks_per_team);
-      if (driver || one.blocks_per_team == 1 || !detail::team_loop_alternate_allowed()) {
+      if (driver || one.blocks_per_team == 1 || !two.settings.team_loop_alternate) {
         // One block per team (or alternation switched off): nothing changes.
         CHECK(two.scratch_stride == 0);
         CHECK(two.scratch_bytes == one.scratch_bytes);
@@ -302,7 +302,7 @@ TEMPLATE_LIST_TEST_CASE("TeamLoop with alternate_scratch: blocks of a team alter
       // Successive blocks of a team (strided order: r and r + league size;
       // consecutive: r and r + 1 within a team's run) use copies two.scratch_stride apart.
       if (!driver && two.blocks_per_team > 1) {
-        const bool strided = detail::team_loop_strided();
+        const bool strided = two.settings.team_loop_strided;
         int apart = 0, pairs = 0;
         for (int r = 0; r < nb; ++r) {
           const int next = strided ? r + two.league_size : r + 1;

@@ -4,7 +4,6 @@
 
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/macros.hpp>
-#include <scratchkit/detail/measurement.hpp>
 #include <scratchkit/detail/scratch_check.hpp>
 #include <scratchkit/errors.hpp>
 
@@ -129,6 +128,8 @@ struct BlockGeometry {
   FastDiv grid_x, grid_y;     ///< gridDim.x, gridDim.y: league rank -> blockIdx
   FastDiv block_x, block_y;   ///< blockDim.x, blockDim.y: rank -> threadIdx
   int warp = 32;              ///< lanes of a warp (host backends: host_warp_size() at launch)
+  bool host_nested_threads_loop = false;  ///< host: threads(f) as the x, y, z loop for every shape (LaunchSettings)
+  bool host_per_thread_phases   = false;  ///< host: never detail::host_direct's plain loops (LaunchSettings)
   BlockGeometry() = default;
   BlockGeometry(Dim3 g, Dim3 b, std::size_t s, std::size_t d, std::size_t begin, int warp_lanes = 32)
       : grid(g), block(b), static_bytes(s), dynamic_bytes(d), dynamic_begin(begin),
@@ -210,7 +211,7 @@ class Block {
   /// `const member_type& team() const`: the Kokkos team this block runs on. Its league_rank() is the block's
   /// linear index only when each team runs one block: use block_rank(). On CUDA, Kokkos team collectives that use its
   /// per-team shared space (team_broadcast, team_scan) need that space, which
-  /// a measurement override of the block driver removes (detail/cuda_block_launch.hpp).
+  /// a tuning hook may drop on the block driver (tuning::LaunchTuning::cuda_team_space).
   KOKKOS_INLINE_FUNCTION const member_type& team() const { return m_team; }
 
   /// `void threads(const F& f) const`, f callable as `f(const scratchkit::Thread& t)` (its
@@ -399,19 +400,18 @@ class Block {
     if constexpr (is_gpu) {
       return false;
     } else {
-      return m_team.team_size() == 1 && !SCRATCHKIT_SCRATCH_RECORDING() &&
-             !detail::measurement_knobs().host_per_thread_phases;
+      return m_team.team_size() == 1 && !SCRATCHKIT_SCRATCH_RECORDING() && !m_geo.host_per_thread_phases;
     }
 #endif
   }
 
  private:
-  // The measurement knob (host code only; a GPU pass never reaches the host loop).
-  KOKKOS_INLINE_FUNCTION static bool host_nested_threads_loop() {
+  // The launch's host loop setting (a GPU pass never reaches the host loop).
+  KOKKOS_INLINE_FUNCTION bool host_nested_threads_loop() const {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
     return false;
 #else
-    return detail::measurement_knobs().host_nested_threads_loop;
+    return m_geo.host_nested_threads_loop;
 #endif
   }
   /// Host backends, one member: f for every thread of `box`, x row by x row.
@@ -469,7 +469,7 @@ namespace detail {
 /// every logical thread, so its barriers order nothing, and no scratch checker
 /// records the block (the checker is shown the GPU's scratch accesses). Those
 /// loops run the same operations in the same order as the per-thread phases.
-/// The perf tools' knob SCRATCHKIT_HOST_LOOPS=off turns them off, for comparison.
+/// A tuning hook's host_per_thread_phases turns them off, for comparison (tuning/hook.hpp).
 template <class BlockT>
 KOKKOS_INLINE_FUNCTION bool host_direct(const BlockT& b) {
   if constexpr (BlockT::is_gpu) {

@@ -11,6 +11,7 @@
 #include <scratchkit/launch_bounds.hpp>
 #include <scratchkit/scratch_check.hpp>
 #include <scratchkit/shared_array.hpp>
+#include <scratchkit/tuning/hook.hpp>
 
 #include <climits>
 #include <cstdlib>
@@ -191,7 +192,20 @@ struct LaunchPlan {
   std::size_t level0_max      = 0;  ///< the backend's level-0 limit per team
   std::size_t level1_max      = 0;  ///< the backend's level-1 limit per team
   detail::BlockGeometry geometry{};
+  detail::LaunchSettings settings{};  ///< the launch's choices after the tuning hook (tuning/hook.hpp)
 };
+
+namespace detail {
+/// The tuning hook's answer for a launch of `kernel` with parameters p and bounds Bounds.
+template <class ExecSpace, class Bounds>
+tuning::LaunchTuning ask_launch_tuning(const char* label, tuning::Kernel kernel, const LaunchParams& p) {
+  return ask_tuning_hook([&] {
+    constexpr bool driver = block_driver_launch<ExecSpace, Bounds>;
+    return tuning_request<ExecSpace>(label, kernel, p, Bounds::team_loop && !driver, driver,
+                                     p.requested_blocks_per_team());
+  });
+}
+}  // namespace detail
 
 /// Validates a launch and computes its mapping onto a Kokkos TeamPolicy.
 /// Throws LaunchError (naming the requested and allowed values) for a block
@@ -200,20 +214,62 @@ struct LaunchPlan {
 /// launch bounds launch() will be given (they decide, on CUDA, which driver
 /// runs the launch and so its level-0 limit).
 /// `label` (optional): the kernel, named in every error (launch() passes its own).
+/// With a tuning hook installed (tuning/hook.hpp) it asks the hook, as launch() does, and
+/// gives the plan launch() takes with its answer.
 template <class ExecSpace, class Bounds = NoLaunchBounds>
 LaunchPlan plan_launch(const LaunchParams& p, const char* label = nullptr) {
-  return detail::make_launch_plan<ExecSpace, Bounds, LaunchPlan>(p, label);
+  const tuning::LaunchTuning t = detail::ask_launch_tuning<ExecSpace, Bounds>(label, tuning::Kernel::user, p);
+  return detail::make_launch_plan<ExecSpace, Bounds, LaunchPlan>(p, label, detail::launch_settings(p, t, label));
 }
 
 /// Whether the scratch of a launch with these parameters fits in level 0 on
 /// ExecSpace for a launch with these bounds, as plan_launch will count it:
 /// what a kernel that picks its tile size at run time asks (as a native one
-/// reads cudaDeviceProp::sharedMemPerBlockOptin). Checks nothing else.
+/// reads cudaDeviceProp::sharedMemPerBlockOptin). Checks nothing else, and asks no tuning
+/// hook (an override only ever leaves more room).
 template <class ExecSpace, class Bounds = NoLaunchBounds>
 bool fits_level0(const LaunchParams& p) {
   if (p.static_bytes() > detail::absurd_scratch || p.dynamic_bytes() > detail::absurd_scratch) return false;
   return detail::scratch_request(p) <= detail::level0_max<ExecSpace, Bounds>(static_cast<int>(p.block().count()));
 }
+
+namespace detail {
+/// launch() with the tuning hook's answer t already asked: the one place a launch reads it.
+template <class Bounds, ScratchFallback MaxFallback, class ExecSpace, class F>
+void launch_tuned(const ExecSpace& exec, const char* label, const LaunchParams& p, const F& body,
+                  const tuning::LaunchTuning& t) {
+  LaunchPlan plan = make_launch_plan<ExecSpace, Bounds, LaunchPlan>(p, label, launch_settings(p, t, label));
+  if (Bounds::max_threads > 0 && plan.logical_threads > static_cast<long long>(Bounds::max_threads)) {
+    std::ostringstream err;
+    err << "scratchkit: cannot launch kernel '" << label << "': block of " << plan.logical_threads << " threads "
+        << dim_str(p.block()) << " is over its launch bounds of " << Bounds::max_threads << " threads";
+    throw LaunchError(err.str());
+  }
+  // Only a launch that allowed it reaches here with an empty grid (plan_launch
+  // throws otherwise, as CUDA rejects a zero grid); it has still had every
+  // other check, and launches nothing.
+  if (plan.league_size == 0) return;
+  const ScratchCheck* check = p.scratch_check().enabled ? &p.scratch_check() : scratch_check_scope;
+  if (check != nullptr && check->enabled) {
+    check_scratch_launch<Bounds, MaxFallback == ScratchFallback::level1>(exec, label, p, plan, body, *check);
+    return;
+  }
+  if (plan.scratch_level == 0) {
+    launch_at_level<Bounds, 0>(exec, label, p, plan, body);
+  } else if constexpr (MaxFallback == ScratchFallback::level1) {
+    launch_at_level<Bounds, 1>(exec, label, p, plan, body);
+  } else {
+    throw level0_only_error(label, plan.scratch_bytes);
+  }
+}
+
+/// launch() of the library's `kernel` (tuning::Kernel): asks the hook once, then launches.
+template <class Bounds, ScratchFallback MaxFallback, class ExecSpace, class F>
+void launch_kernel(const ExecSpace& exec, const char* label, tuning::Kernel kernel, const LaunchParams& p,
+                   const F& body) {
+  launch_tuned<Bounds, MaxFallback>(exec, label, p, body, ask_launch_tuning<ExecSpace, Bounds>(label, kernel, p));
+}
+}  // namespace detail
 
 /// Launches `body(const Block<ExecSpace>&)` once per block of the grid on
 /// `exec`, as a Kokkos::parallel_for over a TeamPolicy named `label`.
@@ -224,32 +280,11 @@ bool fits_level0(const LaunchParams& p) {
 /// may ask for at run time: the default compiles the body for level-0 and
 /// level-1 scratch; ScratchFallback::none compiles the level-0 kernel only
 /// (half the device code), and a LaunchParams asking for level 1 is refused.
+/// With a tuning hook installed (tuning/hook.hpp) the launch asks it once, before planning.
 template <class Bounds = NoLaunchBounds, ScratchFallback MaxFallback = ScratchFallback::level1, class ExecSpace,
           class F>
 void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const F& body) {
-  LaunchPlan plan = plan_launch<ExecSpace, Bounds>(p, label);
-  if (Bounds::max_threads > 0 && plan.logical_threads > static_cast<long long>(Bounds::max_threads)) {
-    std::ostringstream err;
-    err << "scratchkit: cannot launch kernel '" << label << "': block of " << plan.logical_threads << " threads "
-        << detail::dim_str(p.block()) << " is over its launch bounds of " << Bounds::max_threads << " threads";
-    throw LaunchError(err.str());
-  }
-  // Only a launch that allowed it reaches here with an empty grid (plan_launch
-  // throws otherwise, as CUDA rejects a zero grid); it has still had every
-  // other check, and launches nothing.
-  if (plan.league_size == 0) return;
-  const ScratchCheck* check = p.scratch_check().enabled ? &p.scratch_check() : detail::scratch_check_scope;
-  if (check != nullptr && check->enabled) {
-    detail::check_scratch_launch<Bounds, MaxFallback == ScratchFallback::level1>(exec, label, p, plan, body, *check);
-    return;
-  }
-  if (plan.scratch_level == 0) {
-    detail::launch_at_level<Bounds, 0>(exec, label, p, plan, body);
-  } else if constexpr (MaxFallback == ScratchFallback::level1) {
-    detail::launch_at_level<Bounds, 1>(exec, label, p, plan, body);
-  } else {
-    throw detail::level0_only_error(label, plan.scratch_bytes);
-  }
+  detail::launch_kernel<Bounds, MaxFallback>(exec, label, tuning::Kernel::user, p, body);
 }
 
 /// launch() with a label built at run time.

@@ -15,6 +15,7 @@
 #include <scratchkit/launch.hpp>
 #include <scratchkit/scratch_check.hpp>
 #include <scratchkit/occupancy.hpp>
+#include <scratchkit/tuning/hook.hpp>
 #include <scratchkit/warp.hpp>
 #include <scratchkit/block_collectives.hpp>
 #include <scratchkit/kernels/collectives.hpp>

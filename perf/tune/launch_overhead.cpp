@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
       std::printf("usage: %s [repetitions] [Kokkos options]  (default 20000)\n", argv[0]);
       return 0;
     }
-  scratchkit::perf::set_measurement_knobs_from_environment();
+  scratchkit::perf::install_measurement_hook_from_environment();
   Kokkos::ScopeGuard guard(argc, argv);
   using namespace scratchkit;
   using namespace scratchkit::perf::overhead;

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <scratchkit/detail/backend.hpp>
-#include <scratchkit/detail/measurement.hpp>
 
 // Kokkos' generic ParallelFor<TeamPolicy> on CUDA starts every block with a
 // run-time test for level-1 scratch (a global lock taken per block when it is
@@ -51,19 +50,13 @@ struct BlockFunctor;
 
 namespace scratchkit {
 namespace detail {
-/// Whether CUDA blocks keep Kokkos' team-collective space ((team size + 2)
-/// doubles of shared memory before the scratch, used by team_broadcast and
-/// team_scan on Block::team()). Always, unless a measurement override drops it
-/// (detail/measurement.hpp) to measure what the 2 KB per block of 256 threads
-/// costs; Kokkos team collectives on Block::team() then must not be used.
-inline bool cuda_team_space() { return !measurement_knobs().cuda_drop_team_space; }
-
-/// Shared memory the block driver places before a block's scratch: the
-/// team-collective space, if kept, rounded up to the layer's base alignment
-/// so that the scratch after it starts aligned.
-inline int cuda_block_reserve(int team_size) {
+/// Shared memory the block driver places before a block's scratch: Kokkos' team-collective
+/// space ((team size + 2) doubles, used by team_broadcast and team_scan on Block::team()),
+/// kept unless the launch's settings drop it (LaunchSettings::cuda_team_space), rounded up to
+/// the layer's base alignment so that the scratch after it starts aligned.
+inline int cuda_block_reserve(int team_size, bool team_space) {
   constexpr int align = static_cast<int>(base_alignment);
-  const int reserve   = cuda_team_space() ? static_cast<int>(sizeof(double)) * (team_size + 2) : 0;
+  const int reserve   = team_space ? static_cast<int>(sizeof(double)) * (team_size + 2) : 0;
   return (reserve + align - 1) / align * align;
 }
 
@@ -78,9 +71,9 @@ inline int cuda_block_shmem_optin() {
 /// The level-0 request (LaunchPlan::scratch_bytes, which includes
 /// base_alignment bytes of slack the driver does not need) that a block of
 /// `team_size` threads can have on the block driver.
-inline std::size_t cuda_block_level0_max(int team_size) {
+inline std::size_t cuda_block_level0_max(int team_size, bool team_space) {
   const long long m =
-      static_cast<long long>(cuda_block_shmem_optin()) - cuda_block_reserve(team_size) + base_alignment;
+      static_cast<long long>(cuda_block_shmem_optin()) - cuda_block_reserve(team_size, team_space) + base_alignment;
   return m > 0 ? static_cast<std::size_t>(m) : 0;
 }
 }  // namespace detail
@@ -208,14 +201,14 @@ class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>, Ko
     if (m_team_size <= 0 || p.impl_vector_length() != 1)
       Kokkos::Impl::throw_runtime_exception(
           "scratchkit: the CUDA block driver needs an explicit team size and vector length 1");
-    // The collective space (if kept, see cuda_team_space) is rounded up to
+    // The collective space (if the launch keeps it: the functor's m_team_space) is rounded up to
     // the layer's base alignment, so that the scratch after it starts aligned
     // and the kernel need not round its base; the plan's slack for that
     // rounding (base_alignment bytes at the end of the request) is then not
     // needed, and the total stays below what Kokkos' own driver asks for.
     constexpr int align = static_cast<int>(scratchkit::detail::base_alignment);
     const int requested = static_cast<int>(p.scratch_size(0, m_team_size));
-    m_shmem_begin       = scratchkit::detail::cuda_block_reserve(m_team_size);
+    m_shmem_begin       = scratchkit::detail::cuda_block_reserve(m_team_size, f.m_team_space);
     m_shmem_size        = requested > align ? requested - align : 0;
     // Up to the opt-in limit (execute() raises the kernel's limit above 48 KB).
     const int max_shmem = detail_optin(m_policy.space().impl_internal_space_instance());

@@ -20,7 +20,7 @@
 /// out must not overlap.
 ///
 /// One tile per team except the warp scan, which runs 8 per team
-/// (LaunchBounds' TeamLoop; detail::tile_blocks_per_team says why).
+/// (LaunchBounds' TeamLoop; detail::tile_launch says why).
 #pragma once
 
 #include <scratchkit/block_collectives.hpp>
@@ -70,24 +70,26 @@ using TileLoopBounds = TeamLoopBounds<BS, MinB>;
 /// without the team loop. The loop saves Kokkos' per-team start, but nvcc
 /// holds more of the body's values in registers across it, which only the
 /// warp scan (few registers, no scratch) repays (docs/performance.md, "Tile kernels").
-/// `fallback` is the kernel's k; a measurement override replaces every tile kernel's.
-inline int tile_blocks_per_team(int fallback) {
-  const int forced = measurement_knobs().tile_blocks_per_team;
-  return forced >= 0 ? forced : fallback;
-}
-
-/// launch() of a tile kernel, with k tiles per team (tile_blocks_per_team):
-/// k = 0 without the team loop; otherwise with it, and with two alternating
-/// scratch copies where the body reaches a sync_threads in every tile
-/// (`block_barrier`).
+/// `k` is the kernel's value; a tuning hook may replace it (tuning::Kernel::tile, 0 included).
+/// The hook is asked here, once: its answer picks the bounds and goes on to the launch.
 template <int BS, int MinB, class ExecSpace, class F>
 void tile_launch(const ExecSpace& exec, const char* label, LaunchParams p, int k, bool block_barrier,
                  const F& body) {
-  const int tiles = tile_blocks_per_team(k);
+  using Loop             = TileLoopBounds<BS, MinB>;
+  tuning::LaunchTuning t = ask_tuning_hook([&] {
+    constexpr bool driver = block_driver_launch<ExecSpace, Loop>;
+    return tuning_request<ExecSpace>(label, tuning::Kernel::tile, LaunchParams(p).alternate_scratch(k > 0 && block_barrier),
+                                     !driver, driver, k);
+  });
+  const int tiles = t.blocks_per_team.value_or(k);
+  if (tiles < 0)
+    throw LaunchError(std::string("scratchkit: cannot launch kernel '") + label + "': the tuning hook's blocks_per_team " +
+                      std::to_string(tiles) + " is not >= 0");
+  t.blocks_per_team.reset();  // taken here: the launch's own value is `tiles`
   if (tiles == 0)
-    launch<TileBounds<BS, MinB>, ScratchFallback::none>(exec, label, p, body);
+    launch_tuned<TileBounds<BS, MinB>, ScratchFallback::none>(exec, label, p, body, t);
   else
-    launch<TileLoopBounds<BS, MinB>, ScratchFallback::none>(exec, label, p.blocks_per_team(tiles).alternate_scratch(block_barrier), body);
+    launch_tuned<Loop, ScratchFallback::none>(exec, label, p.blocks_per_team(tiles).alternate_scratch(block_barrier), body, t);
 }
 
 /// in(i) through the read-only path, as the native twin's __ldg loads.

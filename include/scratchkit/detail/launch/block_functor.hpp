@@ -66,6 +66,7 @@ struct BlockFunctor {
   int m_blocks   = 0;
   bool m_strided = false;  ///< TeamLoop order: strided instead of consecutive blocks
   std::size_t m_stride = 0;  ///< Alt: offset of the second scratch copy (0: no scratch)
+  bool m_team_space    = true;  ///< Direct: the CUDA block driver keeps Kokkos' team-collective space
 #ifdef SCRATCHKIT_ENABLE_SCRATCH_CHECK
   // The launch's scratch checker, or none: a scheck::LaunchCheck on the host. Untyped, and
   // present in device passes too, so the functor has one layout on both sides of nvcc.

@@ -5,7 +5,6 @@
 #include <scratchkit/block.hpp>
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/cuda_block_launch.hpp>
-#include <scratchkit/detail/measurement.hpp>
 #include <scratchkit/errors.hpp>
 
 #include <cstddef>
@@ -26,13 +25,6 @@ template <class ExecSpace>
 std::string space_name() {
   return ExecSpace::name();
 }
-
-/// The order in which a team of LaunchBounds' TeamLoop runs its blocks:
-/// strided (team t runs t, t + L, ..., so the teams resident at one time read
-/// neighbouring blocks, as a CUDA grid's do), the faster order on every
-/// short-block row measured (docs/performance.md, "Several blocks per team");
-/// consecutive (t*k ... t*k + k - 1) only as a measurement override.
-inline bool team_loop_strided() { return !measurement_knobs().team_loop_consecutive; }
 
 /// Teams the default instance of ExecSpace runs at once for blocks of
 /// `threads` threads when threads are the only limit (concurrency() over the
@@ -65,10 +57,6 @@ const std::string& cached_label(const char* label) {
   return s;
 }
 
-/// Whether launches may take LaunchParams::alternate_scratch: yes, unless a
-/// measurement override asks for one scratch copy (to measure the barrier it removes).
-inline bool team_loop_alternate_allowed() { return !measurement_knobs().team_loop_single_scratch; }
-
 /// Host backends: team members per block when the launch asks for none. A host team's members
 /// share a block by running its warps in turn, with a team barrier at every sync_threads; one
 /// member per block has no barrier to wait at and gives every host thread its own blocks. So a
@@ -76,8 +64,6 @@ inline bool team_loop_alternate_allowed() { return !measurement_knobs().team_loo
 /// each block over the members the backend allows (team_max), so that a few blocks of uneven
 /// cost still keep every thread busy.
 inline int host_team_size(int team_max, long long league, int concurrency) {
-  const int forced = measurement_knobs().host_team_size;
-  if (forced > 0) return forced;
   return league >= 2LL * concurrency ? 1 : team_max;
 }
 
@@ -109,13 +95,14 @@ constexpr bool block_driver_launch =
 /// The level-0 limit of a launch (as LaunchPlan::scratch_bytes counts it) for
 /// blocks of `threads` threads: the block driver opts in to the device's
 /// whole per-block shared memory less the team space it keeps; elsewhere
-/// Kokkos' TeamPolicy::scratch_size_max(0) (on CUDA: under 48 KB).
+/// Kokkos' TeamPolicy::scratch_size_max(0) (on CUDA: under 48 KB). `team_space`: the block
+/// driver keeps Kokkos' team-collective space (LaunchSettings::cuda_team_space).
 template <class ExecSpace, class Bounds>
-std::size_t level0_max(int threads) {
+std::size_t level0_max(int threads, bool team_space = true) {
 #if SCRATCHKIT_CUDA_BLOCK_DRIVER
-  if constexpr (block_driver_launch<ExecSpace, Bounds>) return cuda_block_level0_max(threads);
+  if constexpr (block_driver_launch<ExecSpace, Bounds>) return cuda_block_level0_max(threads, team_space);
 #endif
-  (void)threads;
+  (void)threads, (void)team_space;
   return ScratchLimits<ExecSpace>::get().level0;
 }
 

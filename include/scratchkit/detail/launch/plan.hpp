@@ -5,6 +5,7 @@
 #include <scratchkit/block.hpp>
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/launch/limits.hpp>
+#include <scratchkit/detail/launch/settings.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/launch_bounds.hpp>
 
@@ -31,10 +32,12 @@ std::size_t scratch_request(const Params& p) {
   return round_up(round_up(p.static_bytes(), base_alignment) + p.dynamic_bytes() + base_alignment, 8);
 }
 
-/// plan_launch (launch.hpp) for the launch parameters p: fills and returns a Plan (a LaunchPlan).
+/// plan_launch (launch.hpp) for the launch parameters p and the launch's settings s (which the
+/// plan carries on to the launch): fills and returns a Plan (a LaunchPlan).
 template <class ExecSpace, class Bounds, class Plan, class Params>
-Plan make_launch_plan(const Params& p, const char* label) {
+Plan make_launch_plan(const Params& p, const char* label, const LaunchSettings& s) {
   Plan plan;
+  plan.settings = s;
   const Dim3 g = p.grid(), b = p.block();
   // The message stream is built only on failure: constructing an ostringstream
   // costs about a microsecond of host time on every launch, before the kernel
@@ -74,7 +77,8 @@ Plan make_launch_plan(const Params& p, const char* label) {
     begin_error(err);
     err << "block scratch request of static " << p.static_bytes() << " + dynamic " << p.dynamic_bytes()
         << " bytes is beyond any device (level-0 scratch has "
-        << detail::level0_max<ExecSpace, Bounds>(static_cast<int>(b.count())) << " bytes available per team)";
+        << detail::level0_max<ExecSpace, Bounds>(static_cast<int>(b.count()), s.cuda_team_space)
+        << " bytes available per team)";
     throw LaunchError(err.str());
   }
 
@@ -85,22 +89,24 @@ Plan make_launch_plan(const Params& p, const char* label) {
     // of teams are left: a grid of a few thousand blocks keeps every SM busy.
     const long long waves4 = 4 * detail::resident_teams<ExecSpace>(static_cast<int>(b.count()));
     const long long cap    = plan.blocks / waves4 > 1 ? plan.blocks / waves4 : 1;
-    const int k            = p.requested_blocks_per_team();
+    const int k            = s.blocks_per_team;
     plan.blocks_per_team   = k < cap ? k : static_cast<int>(cap);
   }
   plan.league_size     = plan.blocks == 0 ? 0 : (plan.blocks - 1) / plan.blocks_per_team + 1;
   plan.logical_threads = static_cast<int>(b.count());
   const std::size_t dyn_begin = detail::round_up(p.static_bytes(), detail::base_alignment);
   plan.scratch_bytes          = detail::scratch_request(p);
-  plan.level0_max    = detail::level0_max<ExecSpace, Bounds>(plan.logical_threads);
+  plan.level0_max    = detail::level0_max<ExecSpace, Bounds>(plan.logical_threads, s.cuda_team_space);
   plan.level1_max    = detail::ScratchLimits<ExecSpace>::get().level1;
   plan.geometry      = detail::BlockGeometry(g, b, p.static_bytes(), p.dynamic_bytes(), dyn_begin,
                                                warp_size<ExecSpace>());
+  plan.geometry.host_nested_threads_loop = s.host_nested_threads_loop;
+  plan.geometry.host_per_thread_phases   = s.host_per_thread_phases;
   if constexpr (Bounds::team_loop && !detail::block_driver_launch<ExecSpace, Bounds>) {
     // A second copy of the block's scratch at the next base_alignment
     // boundary past the first, when the team runs several blocks and both
     // copies fit in level 0 (one copy and the loop's barrier otherwise).
-    if (p.alternates_scratch() && plan.blocks_per_team > 1 && detail::team_loop_alternate_allowed()) {
+    if (p.alternates_scratch() && plan.blocks_per_team > 1 && s.team_loop_alternate) {
       const std::size_t stride = detail::round_up(dyn_begin + p.dynamic_bytes(), detail::base_alignment);
       const std::size_t two    = detail::round_up(stride + dyn_begin + p.dynamic_bytes() + detail::base_alignment, 8);
       if (two <= plan.level0_max) {

@@ -27,8 +27,8 @@ bool launch_with(const ExecSpace& exec, const char* label, const Params& p, Plan
   constexpr bool direct = block_driver_launch<ExecSpace, Bounds> && Level == 0;
   constexpr bool loop = Bounds::team_loop && !direct;
   using functor_type = BlockFunctor<ExecSpace, F, Level, direct, loop, Alt>;
-  functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks, team_loop_strided(),
-                       Alt ? plan.scratch_stride : 0};
+  functor_type functor{body, plan.geometry, plan.blocks_per_team, plan.blocks, plan.settings.team_loop_strided,
+                       Alt ? plan.scratch_stride : 0, plan.settings.cuda_team_space};
 #if SCRATCHKIT_SCRATCH_CHECK_HOOKS
   functor.m_check = scheck::launching;
 #endif
@@ -40,13 +40,14 @@ bool launch_with(const ExecSpace& exec, const char* label, const Params& p, Plan
     int device = -1;
     std::size_t scratch = 0;
     int threads  = 0;  // the block driver's shared memory depends on it (its team space)
+    bool team_space = true;
     int team_max = 0;
   };
   static thread_local TeamMaxCache cache;
   const int device = device_key(exec);
   int team_max;
   if (device >= 0 && cache.device == device && cache.scratch == plan.scratch_bytes &&
-      cache.threads == plan.logical_threads) {
+      cache.threads == plan.logical_threads && cache.team_space == plan.settings.cuda_team_space) {
     team_max = cache.team_max;
   } else {
 #if SCRATCHKIT_CUDA_BLOCK_DRIVER
@@ -55,7 +56,8 @@ bool launch_with(const ExecSpace& exec, const char* label, const Params& p, Plan
       // (Kokkos' team_size_max answers 0 there): CUDA's occupancy
       // calculator for the kernel with the block's shared memory.
       using driver_type = Kokkos::Impl::ParallelFor<functor_type, policy_type, Kokkos::Cuda>;
-      const std::size_t shmem = cuda_block_reserve(plan.logical_threads) + plan.scratch_bytes - base_alignment;
+      const std::size_t shmem =
+          cuda_block_reserve(plan.logical_threads, plan.settings.cuda_team_space) + plan.scratch_bytes - base_alignment;
       team_max = driver_type::team_size_max(exec, static_cast<int>(shmem), Bounds::min_blocks);
     } else
 #endif
@@ -64,7 +66,8 @@ bool launch_with(const ExecSpace& exec, const char* label, const Params& p, Plan
                      .set_scratch_size(Level, Kokkos::PerTeam(static_cast<int>(plan.scratch_bytes)))
                      .team_size_max(functor, Kokkos::ParallelForTag());
     }
-    if (device >= 0) cache = TeamMaxCache{device, plan.scratch_bytes, plan.logical_threads, team_max};
+    if (device >= 0)
+      cache = TeamMaxCache{device, plan.scratch_bytes, plan.logical_threads, plan.settings.cuda_team_space, team_max};
   }
   if (is_gpu_space<ExecSpace>::value) {
     if (plan.logical_threads > team_max && may_decline) return false;
@@ -84,8 +87,8 @@ bool launch_with(const ExecSpace& exec, const char* label, const Params& p, Plan
   } else {
     // Host team members own whole warps: more members than warps would idle.
     const int warps = (plan.logical_threads + plan.geometry.warp - 1) / plan.geometry.warp;
-    int t = p.requested_host_team_size() > 0 ? p.requested_host_team_size()
-                                               : host_team_size(team_max, plan.league_size, exec.concurrency());
+    int t = plan.settings.host_team_size > 0 ? plan.settings.host_team_size
+                                             : host_team_size(team_max, plan.league_size, exec.concurrency());
     if (t > team_max) t = team_max;
     if (t > warps) t = warps;
     plan.team_size = t < 1 ? 1 : t;
@@ -116,7 +119,7 @@ void launch_at_level(const ExecSpace& exec, const char* label, const Params& p, 
                      const F& body) {
   constexpr bool loop = Bounds::team_loop && !(block_driver_launch<ExecSpace, Bounds> && Level == 0);
   if constexpr (loop) {
-    if (plan.blocks_per_team > 1 && team_loop_alternate_allowed()) {
+    if (plan.blocks_per_team > 1 && plan.settings.team_loop_alternate) {
       if (p.static_bytes() + p.dynamic_bytes() == 0) {
         launch_with<Bounds, Level, true>(exec, label, p, plan, body);
         return;

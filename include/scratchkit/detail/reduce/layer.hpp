@@ -102,11 +102,8 @@ using ReduceBounds = TeamLoopBounds<reduce_block, reduce_min_blocks>;
 /// a tree block is two loads and eight barriers a thread, ~5*10^5 blocks at
 /// 2^28, and the generic driver's per-team start is several percent of that.
 /// The policy's value is the best over the four types (docs/performance.md, "Several blocks per
-/// team"). A measurement override replaces it.
-inline int reduce_tree_blocks_per_team() {
-  const int forced = measurement_knobs().reduce_tree_blocks_per_team;
-  return forced > 0 ? forced : ReducePolicy::tree_blocks_per_team;
-}
+/// team"). A tuning hook may replace it (tuning::Kernel::reduce_tree).
+inline int reduce_tree_blocks_per_team() { return ReducePolicy::tree_blocks_per_team; }
 /// The launch bounds of the grid-stride kernels of blocking Bk (native: the same).
 template <class Bk>
 using ReduceStreamBounds = LaunchBounds<Bk::threads, Bk::min_blocks>;
@@ -238,7 +235,7 @@ void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
                      // block_tree's barriers are reached by every thread; two copies are
                      // faster here (docs/performance.md, "Several blocks per team").
                      .alternate_scratch();
-  launch<ReduceBounds, ScratchFallback::none>(exec, "scratchkit::reduce_tree", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch_kernel<ReduceBounds, ScratchFallback::none>(exec, "scratchkit::reduce_tree", tuning::Kernel::reduce_tree, p, KOKKOS_LAMBDA(const B_t& b) {
     auto sdata = DynamicSharedArray<T>::get(b);
     const int blk = b.block_rank();  // the block's index (grid is 1-D): no blockIdx decode
     const std::size_t base = static_cast<std::size_t>(blk) * (2 * BS);

@@ -36,11 +36,9 @@ constexpr int stencil1d_min_blocks = Stencil1DPolicy::min_blocks;
 /// driver's per-team start is several percent of that. The values are the best
 /// of a sweep over k per variant and type (docs/performance.md, "Several blocks
 /// per team"). The launch takes fewer where the grid is short of four waves of
-/// teams. A measurement override replaces it.
+/// teams. A tuning hook may replace it (tuning::Kernel::stencil_1d).
 template <class T>
 int stencil1d_blocks_per_team(bool vectorized) {
-  const int forced = measurement_knobs().stencil1d_blocks_per_team;
-  if (forced > 0) return forced;
   if (vectorized) return Stencil1DPolicy::vectorized_blocks_per_team;
   return sizeof(T) == 4 ? Stencil1DPolicy::halo_tile_float_blocks_per_team
                         : Stencil1DPolicy::halo_tile_double_blocks_per_team;
@@ -122,7 +120,7 @@ void stencil_1d_halo_tile(const ExecSpace& exec, const InView& in, const WView& 
                      // One scratch copy and the team loop's barrier: two copies are slower
                      // here in both types (docs/performance.md, "Several blocks per team").
                      .blocks_per_team(stencil1d_blocks_per_team<T>(false));
-  launch<Stencil1DBounds, ScratchFallback::none>(exec, "scratchkit::stencil_1d_halo_tile", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch_kernel<Stencil1DBounds, ScratchFallback::none>(exec, "scratchkit::stencil_1d_halo_tile", tuning::Kernel::stencil_1d, p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile       = DynamicSharedArray<T>::offset(b, 0, tile_n);
     auto ws         = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
     const int blk   = b.block_rank();  // the block's index (grid is 1-D)
@@ -222,7 +220,7 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
                      // One sync_threads per block, reached by every thread; two copies are
                      // faster here (docs/performance.md, "Several blocks per team").
                      .alternate_scratch();
-  launch<Stencil1DBounds, ScratchFallback::none>(exec, "scratchkit::stencil_1d_vectorized", p, KOKKOS_LAMBDA(const B_t& b) {
+  launch_kernel<Stencil1DBounds, ScratchFallback::none>(exec, "scratchkit::stencil_1d_vectorized", tuning::Kernel::stencil_1d, p, KOKKOS_LAMBDA(const B_t& b) {
     auto tile        = DynamicSharedArray<T>::offset(b, tile_off, static_cast<std::size_t>(nchunks) * V);
     auto ws          = DynamicSharedArray<T>::offset(b, w_off, 2 * R + 1);
     Vec* tv          = reinterpret_cast<Vec*>(tile.data());

@@ -153,8 +153,9 @@ else
   else
     echo "quickstart: no nvcc (PATH, /usr/local/cuda/bin, CUDACXX): the native CUDA kernels are not built"
   fi
+  # The test units at -O1 (SCRATCHKIT_TEST_OPT_LEVEL): the kernels they check are the library's, Release.
   configure_and_build "$dir" -DSCRATCHKIT_ENABLE_TESTS=ON -DSCRATCHKIT_ENABLE_BOUNDS_CHECK=ON \
-    -DSCRATCHKIT_ENABLE_MPI=ON -DBUILD_SHARED_LIBS=ON "${cuda[@]}"
+    -DSCRATCHKIT_ENABLE_MPI=ON -DBUILD_SHARED_LIBS=ON -DSCRATCHKIT_TEST_OPT_LEVEL=1 "${cuda[@]}"
   say "test suite"
   rc=0
   ctest --test-dir "$dir" --output-on-failure -j "$jobs" || rc=$?

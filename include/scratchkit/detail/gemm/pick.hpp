@@ -156,8 +156,8 @@ constexpr int gemm_pick_threads() {
 /// one chosen does not fit, few_type under fallback_few_below_tiles (gemm_pick_fallback_few), then `type`:
 /// each rung taken only where it fits (gemm_fits). float: few_type under few_below_tiles, else `type`.
 /// few_type is split along K for room.sms SMs (gemm_split_plan). Throws LaunchError where the last rung does
-/// not fit. A larger room never takes a blocking of fewer tile bytes: each rung fits from a fixed room on,
-/// and the rungs above the last one that fits all need more.
+/// not fit. A larger room.level0 (the same per_sm) never takes a blocking of fewer tile bytes
+/// (tests/test_pick.cpp sweeps it for this build's policy).
 template <class Scalar>
 constexpr GemmPick gemm_pick(int M, int N, int K, const GemmRoom& room) {
   static_assert(std::is_same<Scalar, float>::value || std::is_same<Scalar, double>::value,

@@ -165,15 +165,12 @@ TEST_CASE("GEMM default blockings: the few-tile pick counts 128 x 128 tiles of C
   // The few-tile blockings fit every launch path: within Kokkos' own ~40 KB of level 0.
   STATIC_REQUIRE(detail::GemmDefaultBlocking<double>::few_type::smem_bytes <= 40 * 1024);
   // Where small_type and large_type do not fit (Kokkos 4.6's public path), double runs few_type again below
-  // 1024 tiles (2048^3: 256; 4096^3: 1024), else `type`; the native twin tells them apart by their stage
-  // bytes (detail::gemm_native_shared_limit), so `type` must be the smaller.
+  // 1024 tiles (2048^3: 256; 4096^3: 1024), else `type` (detail::gemm_pick; tests/test_pick.cpp).
   STATIC_REQUIRE(detail::gemm_pick_fallback_few(2048, 2048));
   STATIC_REQUIRE(detail::gemm_pick_fallback_few(3968, 3968));  // 31 x 31 tiles
   STATIC_REQUIRE_FALSE(detail::gemm_pick_fallback_few(3969, 3969));
   STATIC_REQUIRE_FALSE(detail::gemm_pick_fallback_few(4096, 4096));
   STATIC_REQUIRE_FALSE(detail::gemm_pick_fallback_few(INT_MAX, INT_MAX));
-  STATIC_REQUIRE(detail::GemmDefaultBlocking<double>::type::smem_bytes <
-                 detail::GemmDefaultBlocking<double>::few_type::smem_bytes);
 }
 
 TEST_CASE("GEMM register_blocked block order covers every tile once", "[gemm]") {

@@ -46,7 +46,7 @@ void gemm_twins(GemmVariant v, int M, int N, int K) {
   Cuda().fence();
   // The layer's blocking (double register_blocked depends on the launch path's scratch limit).
   native::cuda::gemm(v, M, N, K, alpha, A.data(), B.data(), beta, Cn.data(), nullptr,
-                     scratchkit::detail::gemm_native_shared_limit<Scalar>(Cuda(), M, N));
+                     scratchkit::detail::gemm_layer_pick<Scalar>(Cuda(), M, N, K));
   native::cuda::synchronize();
   CHECK(test::same_bits(Cl, Cn));
 }

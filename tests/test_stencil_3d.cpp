@@ -158,10 +158,11 @@ TEMPLATE_LIST_TEST_CASE("3-D z_streaming picks a shape its launch can have, on b
   // layer's level 0 (never on host backends; on CUDA with the block driver or
   // a Kokkos that opts in above 48 KB). A default call never throws for it.
   for (const int nx : {detail::Stencil3DZsWide<float>::TX, 2 * detail::Stencil3DZsWide<float>::TX + 3}) {
-    const bool wide = detail::stencil3d_zs_layer_wide<float, Exec>(nx);
+    const bool wide = detail::stencil3d_zs_layer_pick<float, Exec>(nx).shape == detail::Stencil3DZsKind::wide;
     CAPTURE(nx, wide, Exec::name());
     if (detail::is_gpu_space<Exec>::value && wide)
-      CHECK(detail::stencil3d_zs_ring_fits_layer<detail::Stencil3DZsWide<float>, float, Exec>());
+      CHECK(detail::stencil3d_zs_bytes<float>(detail::Stencil3DZsKind::wide) <=
+            detail::stencil3d_zs_layer_room<float, Exec>());
     if (!detail::is_gpu_space<Exec>::value) CHECK_FALSE(wide);
     Kokkos::View<float***, Kokkos::LayoutRight, typename Exec::memory_space> in("in", 4, 5, nx), out("out", 4, 5, nx);
     CHECK_NOTHROW(stencil_3d_7pt(Exec(), Stencil3DVariant::z_streaming, in, out, 0.4f, 0.1f));

@@ -98,9 +98,48 @@ __global__ void gemm_tiled_double_buffered_kernel(int M, int N, int K, S alpha, 
   }
 }
 
+/// The room of the current device for a direct call's pick: its opt-in shared memory per block (the
+/// native kernels take theirs as dynamic shared memory) and per SM, its SMs.
+scratchkit::detail::GemmRoom device_room() {
+  const detail::DeviceFill f = detail::device_fill();
+  scratchkit::detail::GemmRoom r;
+  r.level0 = static_cast<std::size_t>(detail::shared_per_block_optin());
+  r.per_sm = f.shared_per_sm;
+  r.sms    = static_cast<int>(f.sms);
+  return r;
+}
+
+/// register_blocked with the blocking and split of `pick` (scratchkit::detail::gemm_pick's answer).
+template <class S>
+void gemm_register_blocked_pick(const scratchkit::detail::GemmPick& pick, int M, int N, int K, S alpha, const S* A,
+                                const S* B, S beta, S* C, cudaStream_t s) {
+  using Kind = scratchkit::detail::GemmBlockingKind;
+  using D    = scratchkit::detail::GemmDefaultBlocking<S>;
+  if (pick.blocking == Kind::few) {
+    detail::gemm_register_blocked_split<S, typename D::few_type>(M, N, K, alpha, A, B, beta, C, s, pick.split);
+    return;
+  }
+  if (pick.split.splits > 1)
+    throw Error("scratchkit::native::cuda::gemm: a split-K plan is for the few-tile blocking only");
+  if constexpr (std::is_same<S, double>::value) {
+    switch (pick.blocking) {
+      case Kind::tiny: detail::gemm_register_blocked<S, typename D::tiny_type>(M, N, K, alpha, A, B, beta, C, s); return;
+      case Kind::small: detail::gemm_register_blocked<S, typename D::small_type>(M, N, K, alpha, A, B, beta, C, s); return;
+      case Kind::large: detail::gemm_register_blocked<S, typename D::large_type>(M, N, K, alpha, A, B, beta, C, s); return;
+      case Kind::fallback: detail::gemm_register_blocked<S, typename D::type>(M, N, K, alpha, A, B, beta, C, s); return;
+      case Kind::few: break;
+    }
+  } else if (pick.blocking == Kind::fallback) {
+    // The layer's `type` in the native twin's lane order: the same tiles, the same bits.
+    detail::gemm_register_blocked<S, typename D::native_type>(M, N, K, alpha, A, B, beta, C, s);
+    return;
+  }
+  throw Error("scratchkit::native::cuda::gemm: register_blocked has no such blocking for this type");
+}
+
 template <class S>
 void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S* B, S beta, S* C, void* stream,
-               std::size_t shared_limit) {
+               const scratchkit::detail::GemmPick* pick) {
   if (M < 0 || N < 0 || K < 0) {
     std::ostringstream os;
     os << "scratchkit::native::cuda::gemm: negative extent M=" << M << " N=" << N << " K=" << K;
@@ -109,7 +148,6 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
   if (M == 0 || N == 0) return;
   const dim3 block(T, T), grid(detail::ceil_div(N, T), detail::ceil_div(M, T));
   const cudaStream_t s = detail::as_stream(stream);
-  using Blk            = typename scratchkit::detail::GemmDefaultBlocking<S>::native_type;
   switch (v) {
     case GemmVariant::naive:
       gemm_naive_kernel<S><<<grid, block, 0, s>>>(M, N, K, alpha, A, B, beta, C);
@@ -124,50 +162,10 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
       SCRATCHKIT_CUDA_CHECK_LAUNCH("gemm_tiled_double_buffered");
       return;
     case GemmVariant::register_blocked:
-      if constexpr (std::is_same<S, double>::value) {
-        // The layer's choice (detail::gemm_register_blocked_default): by the product's size, and the
-        // fallback blocking on a device, or under a caller's shared_limit, where the chosen one's
-        // stages do not fit; the few-tile blocking split along K as on the layer.
-        using D   = scratchkit::detail::GemmDefaultBlocking<double>;
-        using Few = typename D::few_type;
-        const bool few_fits = detail::gemm_mma_fits<Few>(shared_limit);
-        const auto run_few  = [&] {
-          detail::gemm_register_blocked_split<S, Few>(
-              M, N, K, alpha, A, B, beta, C, s, scratchkit::detail::gemm_split_plan<Few>(M, N, K, detail::device_fill().sms));
-        };
-        if (scratchkit::detail::gemm_pick_tiny(M, N) && detail::gemm_mma_fits<typename D::tiny_type>(shared_limit)) {
-          detail::gemm_register_blocked<S, typename D::tiny_type>(M, N, K, alpha, A, B, beta, C, s);  // never split
-          return;
-        }
-        if (scratchkit::detail::gemm_pick_few<double>(M, N) && few_fits) {
-          run_few();
-          return;
-        }
-        if (scratchkit::detail::gemm_mma_pick_small(M, N)) {
-          if (detail::gemm_mma_fits<typename D::small_type>(shared_limit)) {
-            detail::gemm_register_blocked<S, typename D::small_type>(M, N, K, alpha, A, B, beta, C, s);
-            return;
-          }
-        } else if (detail::gemm_mma_fits<typename D::large_type>(shared_limit)) {
-          detail::gemm_register_blocked<S, typename D::large_type>(M, N, K, alpha, A, B, beta, C, s);
-          return;
-        }
-        if (scratchkit::detail::gemm_pick_fallback_few(M, N) && few_fits) {  // where small / large do not fit
-          run_few();
-          return;
-        }
-        detail::gemm_register_blocked<S, typename D::type>(M, N, K, alpha, A, B, beta, C, s);
-        return;
-      }
-      // The layer's choice for float: the few-tile blocking under 200 tiles of 128 x 128, split along K
-      // where its tiles leave SMs idle (scratchkit::detail::gemm_split_plan), as on the layer.
-      if (scratchkit::detail::gemm_pick_few<S>(M, N)) {
-        using Few = typename scratchkit::detail::GemmDefaultBlocking<S>::few_type;
-        detail::gemm_register_blocked_split<S, Few>(
-            M, N, K, alpha, A, B, beta, C, s, scratchkit::detail::gemm_split_plan<Few>(M, N, K, detail::device_fill().sms));
-      } else {
-        detail::gemm_register_blocked<S, Blk>(M, N, K, alpha, A, B, beta, C, s);
-      }
+      // The blocking is chosen in one place (scratchkit::detail::gemm_pick): by the caller, or here with
+      // the device's room for a direct call.
+      gemm_register_blocked_pick(pick ? *pick : scratchkit::detail::gemm_pick<S>(M, N, K, device_room()), M, N, K,
+                                 alpha, A, B, beta, C, s);
       return;
   }
   throw UnsupportedError(std::string("scratchkit::native::cuda::gemm: variant ") + name(v) + " is not implemented");
@@ -176,12 +174,20 @@ void gemm_impl(GemmVariant v, int M, int N, int K, S alpha, const S* A, const S*
 }  // namespace
 
 void gemm(GemmVariant v, int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C,
-          void* stream, std::size_t shared_limit) {
-  gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, shared_limit);
+          void* stream) {
+  gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, nullptr);
 }
 void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, const double* B, double beta,
-          double* C, void* stream, std::size_t shared_limit) {
-  gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, shared_limit);
+          double* C, void* stream) {
+  gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, nullptr);
+}
+void gemm(GemmVariant v, int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C,
+          void* stream, const scratchkit::detail::GemmPick& pick) {
+  gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, &pick);
+}
+void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, const double* B, double beta,
+          double* C, void* stream, const scratchkit::detail::GemmPick& pick) {
+  gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, &pick);
 }
 
 }  // namespace cuda

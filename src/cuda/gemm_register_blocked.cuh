@@ -238,19 +238,6 @@ constexpr auto rb_kernel() {
   }
 }
 
-/// Whether the tensor-core blocking Blk runs on the current device: its stages fit in one block's shared
-/// memory (with the opt-in) and Blk::min_blocks of them in one SM (its launch bounds' occupancy), as the
-/// layer requires (scratchkit::detail::gemm_mma_fits_layer).
-template <class Blk>
-bool gemm_mma_fits(std::size_t shared_limit) {
-  if (static_cast<std::size_t>(Blk::smem_bytes) > shared_limit) return false;
-  int dev = 0, per_sm = 0;
-  SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
-  SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-  return Blk::smem_bytes <= shared_per_block_optin() &&
-         static_cast<long long>(Blk::min_blocks) * (Blk::smem_bytes + 3072) <= per_sm;  // the layer's margin
-}
-
 /// The split-K workspace of stream s on the current device, of at least `need` bytes
 /// (scratchkit::detail::gemm_split_bytes), handed to launch(sp) under the workspaces' lock: one allocation per (device, stream; host
 /// thread too for cudaStreamPerThread), grown when a launch needs more and kept for the process (cuBLAS

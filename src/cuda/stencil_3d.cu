@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // 3-D 7-point stencil by hand in CUDA with __shared__: the twin of include/scratchkit/kernels/stencil_3d.hpp.
 // Same blocks, same thread-to-point mapping, same summation order, so results agree bit for bit.
+#include <scratchkit/detail/stencil_3d/pick.hpp>
 #include <scratchkit/detail/stencil_3d/z_streaming.hpp>
 #include <scratchkit/native/cuda.hpp>
 
@@ -73,7 +74,7 @@ __global__ void __launch_bounds__(BX* BY, TILE_MIN_BLOCKS) stencil_3d_tile_2d_ha
 
 template <class S>
 void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int nx, S c0, S c1, void* stream,
-                  std::size_t shared_limit) {
+                  const scratchkit::detail::Stencil3DPick* pick) {
   if (nz < 0 || ny < 0 || nx < 0) {
     std::ostringstream os;
     os << "scratchkit::native::cuda::stencil_3d_7pt: negative extent nz=" << nz << " ny=" << ny << " nx=" << nx;
@@ -101,18 +102,19 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
     stencil_3d_tile_2d_halo_kernel<S><<<grid, block, 0, s>>>(in, out, nz, ny, nx, nbx, c0, c1);
     SCRATCHKIT_CUDA_CHECK_LAUNCH("stencil_3d_tile_2d_halo");
   } else {
-    // Shape: scratchkit::detail::Stencil3DZsNativeDefault, or Stencil3DZsWide on
-    // rows of one wide tile and more (include/scratchkit/tuning/stencil_3d.hpp).
-    // The tile grid cut from in's alignment (the layer does the same for LayoutRight Views).
+    // The shape is chosen in one place (scratchkit::detail::stencil3d_zs_pick): by the caller, or here
+    // with the device's opt-in shared memory per block for a direct call. The tile grid cut from in's
+    // alignment (the layer does the same for LayoutRight Views).
     const auto run = [&](auto shape) {
       using Sh = decltype(shape);
       detail::stencil_3d_z_streaming<S, Sh>(in, out, nz, ny, nx, c0, c1, s,
                                             scratchkit::detail::stencil3d_tile_shift<Sh>(in, nx));
     };
-    using Wide = scratchkit::detail::Stencil3DZsWide<S>;
-    if (scratchkit::detail::stencil3d_zs_wide<S>(nx) &&
-        static_cast<std::size_t>(Wide::template smem_bytes<S>()) <= shared_limit)
-      run(Wide{});
+    const scratchkit::detail::Stencil3DPick p =
+        pick ? *pick
+             : scratchkit::detail::stencil3d_zs_pick<S>(nx, static_cast<std::size_t>(detail::shared_per_block_optin()));
+    if (p.shape == scratchkit::detail::Stencil3DZsKind::wide)
+      run(scratchkit::detail::Stencil3DZsWide<S>{});
     else
       run(scratchkit::detail::Stencil3DZsNativeDefault<S>{});
   }
@@ -121,12 +123,20 @@ void stencil_impl(Stencil3DVariant v, const S* in, S* out, int nz, int ny, int n
 }  // namespace
 
 void stencil_3d_7pt(Stencil3DVariant v, const float* in, float* out, int nz, int ny, int nx, float c0, float c1,
-                    void* stream, std::size_t shared_limit) {
-  stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream, shared_limit);
+                    void* stream) {
+  stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream, nullptr);
 }
 void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, int ny, int nx, double c0,
-                    double c1, void* stream, std::size_t shared_limit) {
-  stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream, shared_limit);
+                    double c1, void* stream) {
+  stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream, nullptr);
+}
+void stencil_3d_7pt(Stencil3DVariant v, const float* in, float* out, int nz, int ny, int nx, float c0, float c1,
+                    void* stream, const scratchkit::detail::Stencil3DPick& pick) {
+  stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream, &pick);
+}
+void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, int ny, int nx, double c0,
+                    double c1, void* stream, const scratchkit::detail::Stencil3DPick& pick) {
+  stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream, &pick);
 }
 
 }  // namespace cuda

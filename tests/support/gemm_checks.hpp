@@ -83,16 +83,14 @@ struct GemmInputs {
   }
 };
 
-/// True where register_blocked of Scalar on Exec splits an M x N x K product along K (on CUDA below a
-/// wave of the few-tile blocking, detail::gemm_split_plan with the device's SM count).
+/// True where register_blocked of Scalar on Exec splits an M x N x K product along K (on CUDA the
+/// few-tile blocking below a wave, as the layer's pick plans it: detail::gemm_layer_pick).
 template <class Exec, class Scalar>
 bool split_along_k(int M, int N, int K) {
 #ifdef KOKKOS_ENABLE_CUDA
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
-    if (!detail::gemm_pick_few<Scalar>(M, N)) return false;
-    if (std::is_same<Scalar, double>::value && detail::gemm_pick_tiny(M, N)) return false;  // tiny_type: unsplit
-    using Few = typename detail::GemmDefaultBlocking<Scalar>::few_type;
-    return detail::gemm_split_plan<Few>(M, N, K, detail::device_fill(Exec()).sms).splits > 1;
+    if (M == 0 || N == 0) return false;
+    return detail::gemm_layer_pick<Scalar>(Exec(), M, N, K).split.splits > 1;
   }
 #endif
   (void)M, (void)N, (void)K;

@@ -9,24 +9,30 @@
 #pragma once
 
 #include <scratchkit/config.hpp>
+#include <scratchkit/detail/gemm/pick.hpp>
 #include <scratchkit/variants.hpp>
-
-#include <cstddef>
 
 namespace scratchkit {
 namespace native {
 namespace cuda {
 
 /// C = alpha*A*B + beta*C; A is M x K, B is K x N, C is M x N.
-/// `shared_limit`: register_blocked (double) picks no blocking whose stages
-/// need more shared memory per block than this. scratchkit::gemm passes the
-/// stages of the blocking the layer can launch (detail::gemm_native_shared_limit),
-/// so that Backend::native runs the layer's blocking and the twins agree bit
-/// for bit on any launch path; the default leaves the pick to the device.
+/// register_blocked runs the blocking detail::gemm_pick chooses with the
+/// current device's room (its opt-in shared memory per block and per SM, its
+/// SMs for split-K).
 void gemm(GemmVariant v, int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C,
-          void* stream = nullptr, std::size_t shared_limit = ~std::size_t(0));
+          void* stream = nullptr);
 void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, const double* B, double beta,
-          double* C, void* stream = nullptr, std::size_t shared_limit = ~std::size_t(0));
+          double* C, void* stream = nullptr);
+/// The same, register_blocked running `pick` (the other variants ignore it):
+/// scratchkit::gemm passes the layer's pick (detail::gemm_layer_pick), so that
+/// Backend::native runs the layer's blocking and split and the twins agree bit
+/// for bit on any launch path. Throws Error for a pick the type has no
+/// blocking for, or a split plan that does not cover K.
+void gemm(GemmVariant v, int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C,
+          void* stream, const scratchkit::detail::GemmPick& pick);
+void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, const double* B, double beta,
+          double* C, void* stream, const scratchkit::detail::GemmPick& pick);
 
 }  // namespace cuda
 }  // namespace native

@@ -8,10 +8,8 @@
 #pragma once
 
 #include <scratchkit/config.hpp>
+#include <scratchkit/detail/stencil_3d/pick.hpp>
 #include <scratchkit/variants.hpp>
-
-#include <cstddef>
-#include <cstdint>
 
 namespace scratchkit {
 namespace native {
@@ -21,15 +19,20 @@ namespace cuda {
 /// in[(z*ny + y)*nx + x]: interior points get
 /// c0*u + c1*(x-1 + x+1 + y-1 + y+1 + z-1 + z+1) summed in that order, boundary
 /// points are copied. `in` and `out` must not overlap.
-/// `shared_limit`: z_streaming picks no shape that needs more shared memory
-/// per block than this (Stencil3DZsWide: 93 / 75 KB). scratchkit::stencil_3d_7pt
-/// passes what the layer's shape needs (detail::stencil3d_zs_native_shared_limit), so
-/// that Backend::native runs the layer's shape on any launch path; the
-/// default leaves the pick to the row length alone.
+/// z_streaming runs the shape detail::stencil3d_zs_pick chooses with the
+/// current device's room (its opt-in shared memory per block).
 void stencil_3d_7pt(Stencil3DVariant v, const float* in, float* out, int nz, int ny, int nx, float c0, float c1,
-                    void* stream = nullptr, std::size_t shared_limit = ~std::size_t(0));
+                    void* stream = nullptr);
 void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, int ny, int nx, double c0,
-                    double c1, void* stream = nullptr, std::size_t shared_limit = ~std::size_t(0));
+                    double c1, void* stream = nullptr);
+/// The same, z_streaming running `pick` (tile_2d_halo ignores it):
+/// scratchkit::stencil_3d_7pt passes the layer's pick
+/// (detail::stencil3d_zs_layer_pick), so that Backend::native runs the
+/// layer's shape on any launch path.
+void stencil_3d_7pt(Stencil3DVariant v, const float* in, float* out, int nz, int ny, int nx, float c0, float c1,
+                    void* stream, const scratchkit::detail::Stencil3DPick& pick);
+void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, int ny, int nx, double c0,
+                    double c1, void* stream, const scratchkit::detail::Stencil3DPick& pick);
 
 }  // namespace cuda
 }  // namespace native

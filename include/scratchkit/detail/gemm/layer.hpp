@@ -16,6 +16,7 @@
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/detail/read_only.hpp>
+#include <scratchkit/detail/scratch_room.hpp>
 #include <scratchkit/variants.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/per_thread.hpp>
@@ -541,65 +542,33 @@ void gemm_register_blocked(const ExecSpace& exec, typename CV::non_const_value_t
   }
 }
 
-/// Whether the layer can launch gemm_register_blocked_mma<Blk> on exec: its
-/// stages fit in level 0 (the CUDA block driver opts in above 48 KB) and
-/// Blk::min_blocks of them fit on one SM (as its launch bounds require).
-template <class Blk, class ExecSpace>
-bool gemm_mma_fits_layer(const ExecSpace& exec) {
-  const auto p = LaunchParams(Dim3(1), Dim3(Blk::threads))
-                     .uses<SharedArray<double, Blk::stages * Blk::a_stage, 16>,
-                           SharedArray<double, Blk::stages * Blk::b_stage, 16>>();
-  if (!fits_level0<ExecSpace, LaunchBounds<Blk::threads, Blk::min_blocks>>(p)) return false;
-  const std::size_t per_sm = device_fill(exec).shared_per_sm;
-  // 2 KB per block: the block driver's team space (<= 2176 bytes at 256 threads, less the 128-byte slack
-  // counted in scratch_request) and the 1 KB CUDA reserves per block.
-  return per_sm == 0 || static_cast<std::size_t>(Blk::min_blocks) * (scratch_request(p) + 2048 + 1024) <= per_sm;
-}
+static_assert(scratch_room_granule == base_alignment, "detail::level0_room counts the layer's level-0 request");
 
-/// The FP64 tensor-core blockings of register_blocked (GemmDefaultBlocking<double>).
-enum class GemmMmaPick { tiny, few, small, large, fallback };
-
-/// The blocking register_blocked runs on the layer for an M x N product
-/// (double, GPU), the first whose stages the launch the layer can get has room
-/// for (gemm_mma_fits_layer: on Kokkos' public path
-/// TeamPolicy::scratch_size_max(0), ~40 KB on Kokkos 4.6, more where a Kokkos
-/// opts in above 48 KB): tiny_type under 64 tiles of 128 x 128
-/// (gemm_pick_tiny), few_type under 200
-/// (gemm_pick_few); small_type or large_type by the product's size
-/// (gemm_mma_pick_small); where that one does not fit, few_type again under
-/// 1024 tiles (gemm_pick_fallback_few), then the fallback type (36 KB).
-template <class ExecSpace>
-GemmMmaPick gemm_mma_layer_pick(const ExecSpace& exec, int M, int N) {
-  using D = GemmDefaultBlocking<double>;
-  if (gemm_pick_tiny(M, N) && gemm_mma_fits_layer<typename D::tiny_type>(exec)) return GemmMmaPick::tiny;
-  if (gemm_pick_few<double>(M, N) && gemm_mma_fits_layer<typename D::few_type>(exec)) return GemmMmaPick::few;
-  if (gemm_mma_pick_small(M, N)) {
-    if (gemm_mma_fits_layer<typename D::small_type>(exec)) return GemmMmaPick::small;
-  } else if (gemm_mma_fits_layer<typename D::large_type>(exec)) {
-    return GemmMmaPick::large;
-  }
-  if (gemm_pick_fallback_few(M, N) && gemm_mma_fits_layer<typename D::few_type>(exec)) return GemmMmaPick::few;
-  return GemmMmaPick::fallback;
-}
-
-/// The shared_limit of native::cuda::gemm under which the native twin runs
-/// the blocking the layer runs on exec for an M x N product of Scalar: the
-/// picked blocking's stage bytes (the native pick is by size, then by fit,
-/// as gemm_mma_layer_pick); no limit where the layer has no such choice.
+/// The room a register_blocked launch of Scalar has on exec (detail/gemm/pick.hpp): the level 0 of the
+/// launch path its blockings take (double: the CUDA block driver where built, which opts in above 48 KB;
+/// float: the path of tuning::GemmSm90<float>::simt_kokkos_driver; elsewhere Kokkos'
+/// TeamPolicy::scratch_size_max(0)) for the policy's largest team, less the layer's slack; the device's
+/// shared memory per SM; its SMs on Kokkos::Cuda, where few_type is split along K.
 template <class Scalar, class ExecSpace>
-std::size_t gemm_native_shared_limit(const ExecSpace& exec, int M, int N) {
-  if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
-    using D = GemmDefaultBlocking<double>;
-    switch (gemm_mma_layer_pick(exec, M, N)) {
-      case GemmMmaPick::tiny: return D::tiny_type::smem_bytes;
-      case GemmMmaPick::few: return D::few_type::smem_bytes;
-      case GemmMmaPick::small: return D::small_type::smem_bytes;
-      case GemmMmaPick::large: return D::large_type::smem_bytes;
-      case GemmMmaPick::fallback: return D::type::smem_bytes;
-    }
-  }
-  (void)exec, (void)M, (void)N;
-  return ~std::size_t(0);
+GemmRoom gemm_layer_room(const ExecSpace& exec) {
+  constexpr int NT = gemm_pick_threads<Scalar>();
+  using Bounds     = typename std::conditional<std::is_same<Scalar, double>::value, LaunchBounds<NT, 1>,
+                                           KokkosDriverBounds<NT, 1, gemm_simt_kokkos_driver>>::type;
+  const DeviceFill f = device_fill(exec);
+  GemmRoom r;
+  r.level0 = level0_room(level0_max<ExecSpace, Bounds>(NT));
+  r.per_sm = f.shared_per_sm;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) r.sms = static_cast<int>(f.sms);
+#endif
+  return r;
+}
+
+/// The blocking register_blocked runs for an M x N x K product of Scalar on GPU exec: gemm_pick with
+/// exec's room (gemm_layer_room). Backend::native hands the same value to the native twin.
+template <class Scalar, class ExecSpace>
+GemmPick gemm_layer_pick(const ExecSpace& exec, int M, int N, int K) {
+  return gemm_pick<Scalar>(M, N, K, gemm_layer_room<Scalar>(exec));
 }
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -658,19 +627,18 @@ void gemm_split_workspace(const Kokkos::Cuda& exec, const GemmSplit& plan, const
 }
 #endif
 
-/// register_blocked with a few-tile blocking Blk: on Kokkos::Cuda split along K
-/// where its tiles leave SMs idle (gemm_split_plan; the native twin splits the
-/// same way, so the twins still give the same bits); elsewhere not split.
+/// register_blocked with a few-tile blocking Blk split along K as `plan` says (gemm_pick's: on
+/// Kokkos::Cuda where its tiles leave SMs idle, gemm_split_plan; the native twin receives the same plan,
+/// so the twins still give the same bits); plan.splits == 1: not split.
 template <class Blk, class ExecSpace, class AV, class BV, class CV>
 void gemm_register_blocked_few(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
-                               const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+                               const BV& B, typename CV::non_const_value_type beta, const CV& C,
+                               const GemmSplit& plan) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
     using Scalar = typename CV::non_const_value_type;
-    const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
-              K = static_cast<int>(A.extent(1));
-    const GemmSplit plan = gemm_split_plan<Blk>(M, N, K, device_fill(exec).sms);
     if (plan.splits > 1) {
+      const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1));
       gemm_split_workspace<Scalar>(exec, plan, gemm_split_bytes<Blk, Scalar>(M, N, plan), [&](const GemmSplitK<Scalar>& sp) {
         gemm_register_blocked<Blk>(exec, alpha, A, B, beta, C, sp);
       });
@@ -678,40 +646,36 @@ void gemm_register_blocked_few(const ExecSpace& exec, typename CV::non_const_val
     }
   }
 #endif
+  if (plan.splits > 1) throw Error("scratchkit::gemm: a split-K plan outside Kokkos::Cuda");
   gemm_register_blocked<Blk>(exec, alpha, A, B, beta, C);
 }
 
-/// GemmVariant::register_blocked with the default blocking of the type. On a
-/// GPU, a product of fewer than 200 tiles of 128 x 128
-/// (gemm_pick_few) runs the type's few_type (smaller tiles, more blocks; for
-/// double where four of its blocks fit an SM). For
-/// double on a GPU the layer otherwise takes the native twin's blocking, chosen
-/// by the product's size (gemm_mma_pick_small: GemmDefaultBlocking<double>'s
-/// small_type or large_type, 96.5 / 193 KB of stages) where a launch can have
-/// that much level-0 scratch (the layer's CUDA block driver opts in to it, as
-/// the native twin does), else few_type under 1024 tiles and
-/// GemmDefaultBlocking<double>::type (36 KB, within Kokkos' own level 0) from
-/// there (gemm_mma_layer_pick). The native twin picks the same way, so the
-/// twins run the same blocking and give the same bits. Host backends run the
-/// host policy's blocking (tuning::GemmHost) at every size.
+/// GemmVariant::register_blocked with the default blocking of the type. On a GPU the blocking gemm_pick
+/// chooses for C's shape and the room of the launch path (gemm_layer_pick: few_type, split along K on
+/// CUDA, for products of few tiles; for double the FP64 tensor-core blockings tiny_type, small_type or
+/// large_type where the launch has room for them, else few_type or `type`); the native twin receives
+/// the same pick, so the twins run the same blocking and give the same bits. Host backends run the host
+/// policy's blocking (tuning::GemmHost) at every size.
 template <class ExecSpace, class AV, class BV, class CV>
 void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
                                    const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   using D      = GemmDefaultBlocking<Scalar>;
   using Type   = typename tuning::GemmPolicy<tuning::arch_key<is_gpu_space<ExecSpace>::value>, Scalar>::type;
-  if constexpr (std::is_same<Scalar, double>::value && is_gpu_space<ExecSpace>::value) {
-    switch (gemm_mma_layer_pick(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)))) {
-      case GemmMmaPick::tiny: gemm_register_blocked<typename D::tiny_type>(exec, alpha, A, B, beta, C); return;  // never split
-      case GemmMmaPick::few: gemm_register_blocked_few<typename D::few_type>(exec, alpha, A, B, beta, C); return;
-      case GemmMmaPick::small: gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C); return;
-      case GemmMmaPick::large: gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C); return;
-      case GemmMmaPick::fallback: break;
-    }
-  } else if constexpr (is_gpu_space<ExecSpace>::value) {
-    if (gemm_pick_few<Scalar>(static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)))) {
-      gemm_register_blocked_few<typename D::few_type>(exec, alpha, A, B, beta, C);
+  if constexpr (is_gpu_space<ExecSpace>::value) {
+    const GemmPick pick = gemm_layer_pick<Scalar>(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)),
+                                                  static_cast<int>(A.extent(1)));
+    if (pick.blocking == GemmBlockingKind::few) {
+      gemm_register_blocked_few<typename D::few_type>(exec, alpha, A, B, beta, C, pick.split);
       return;
+    }
+    if constexpr (std::is_same<Scalar, double>::value) {
+      switch (pick.blocking) {
+        case GemmBlockingKind::tiny: gemm_register_blocked<typename D::tiny_type>(exec, alpha, A, B, beta, C); return;
+        case GemmBlockingKind::small: gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C); return;
+        case GemmBlockingKind::large: gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C); return;
+        default: break;
+      }
     }
   }
   gemm_register_blocked<Type>(exec, alpha, A, B, beta, C);
@@ -743,9 +707,12 @@ void gemm_run(const ExecSpace& exec, GemmVariant variant, typename CV::non_const
 #if SCRATCHKIT_HAS_NATIVE_CUDA
     // The blocking the layer would run on exec, so that both backends run the
     // same one on any launch path.
-    const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1));
-    native::cuda::gemm(variant, M, N, static_cast<int>(A.extent(1)), alpha, A.data(), B.data(), beta, C.data(),
-                       stream, gemm_native_shared_limit<typename CV::non_const_value_type>(exec, M, N));
+    const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
+              K = static_cast<int>(A.extent(1));
+    const GemmPick pick = variant == GemmVariant::register_blocked && M > 0 && N > 0
+                              ? gemm_layer_pick<typename CV::non_const_value_type>(exec, M, N, K)
+                              : GemmPick{};
+    native::cuda::gemm(variant, M, N, K, alpha, A.data(), B.data(), beta, C.data(), stream, pick);
 #else
     (void)stream;
 #endif

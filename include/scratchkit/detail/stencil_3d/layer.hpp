@@ -7,6 +7,8 @@
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/read_only.hpp>
+#include <scratchkit/detail/scratch_room.hpp>
+#include <scratchkit/detail/stencil_3d/pick.hpp>
 #include <scratchkit/detail/stencil_3d/z_streaming.hpp>
 #include <scratchkit/variants.hpp>
 #include <scratchkit/launch.hpp>
@@ -548,43 +550,31 @@ void stencil_3d_zs_at(const ExecSpace& exec, const InView& in, const OutView& ou
     stencil_3d_z_streaming_at<Sh, UnitX, SameIndex>(exec, in, out, c0, c1, iat, oat, xs);
 }
 
-/// Whether the layer can launch the z_streaming ring of shape Sh (Sh::stages >
-/// 0) on ExecSpace: its plane buffers (the ring's PaddedTile, as
-/// stencil_3d_z_ring_at declares it) fit the level-0 scratch of a launch with
-/// its bounds (on Kokkos' public path TeamPolicy::scratch_size_max(0): ~40 KB
-/// on Kokkos 4.6, more where a Kokkos opts in above 48 KB; the optional block
-/// driver opts in itself).
-template <class Sh, class T, class ExecSpace>
-bool stencil3d_zs_ring_fits_layer() {
-  static_assert(Sh::stages > 0, "stencil3d_zs_ring_fits_layer: a cp.async ring shape");
-  using Tile = PaddedTile<T, Sh::stages*(Sh::TY + 2), Sh::template pitch<T>(), 0>;
+static_assert(scratch_room_granule == base_alignment, "detail::level0_room counts the layer's level-0 request");
+
+/// The room z_streaming of T has on ExecSpace for the pick (detail/stencil_3d/pick.hpp): the level 0 of the
+/// launch path the wide ring takes (its bounds, as stencil_3d_z_ring_at launches it: the CUDA block
+/// driver where built, which opts in above 48 KB; else Kokkos' TeamPolicy::scratch_size_max(0)), less the
+/// layer's slack.
+template <class T, class ExecSpace>
+std::size_t stencil3d_zs_layer_room() {
+  using Sh                     = Stencil3DZsWide<T>;
   constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
-  using Bounds = LaunchBounds<Sh::threads, Sh::template min_blocks<T>(), kokkos_driver>;
-  return fits_level0<ExecSpace, Bounds>(LaunchParams(Dim3(1), Dim3(Sh::BX, Sh::BY)).uses<Tile>());
+  using Bounds                 = LaunchBounds<Sh::threads, Sh::template min_blocks<T>(), kokkos_driver>;
+  return level0_room(level0_max<ExecSpace, Bounds>(Sh::threads));
 }
 
-/// Whether z_streaming on the layer runs Stencil3DZsWide<T> on rows of nx
-/// points on ExecSpace: CUDA, rows of one wide tile and more
-/// (stencil3d_zs_wide), and a launch with room for the wide ring; else
-/// Stencil3DZsDefault<T>, which fits every backend's level 0.
+/// The z_streaming shape the layer runs on ExecSpace for contiguous rows of nx points: on CUDA
+/// stencil3d_zs_pick with the layer's room (Backend::native hands the same value to the native twin);
+/// elsewhere Stencil3DZsDefault<T> (the wide rings are CUDA's).
 template <class T, class ExecSpace>
-bool stencil3d_zs_layer_wide(int nx) {
+Stencil3DPick stencil3d_zs_layer_pick(int nx) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value)
-    return stencil3d_zs_wide<T>(nx) && stencil3d_zs_ring_fits_layer<Stencil3DZsWide<T>, T, ExecSpace>();
+    return stencil3d_zs_pick<T>(nx, stencil3d_zs_layer_room<T, ExecSpace>());
 #endif
   (void)nx;
-  return false;
-}
-
-/// The shared_limit of native::cuda::stencil_3d_7pt under which the native
-/// twin runs the z_streaming shape the layer runs on ExecSpace for rows of nx
-/// points: no limit where the layer runs the wide ring, else just below it.
-template <class T, class ExecSpace>
-std::size_t stencil3d_zs_native_shared_limit(int nx) {
-  return stencil3d_zs_layer_wide<T, ExecSpace>(nx)
-             ? ~std::size_t(0)
-             : static_cast<std::size_t>(Stencil3DZsWide<T>::template smem_bytes<T>()) - 1;
+  return Stencil3DPick{};
 }
 
 /// Runs variant ZStreaming (else tile_2d_halo) with the index math fitted to
@@ -605,10 +595,10 @@ void stencil_3d_indexed(const ExecSpace& exec, const InView& in, const OutView& 
       const Stencil3DIndex<true> rm{is.sz, is.sy, 1};
       if constexpr (ZStreaming) {
 #if defined(KOKKOS_ENABLE_CUDA)
-        // The wide rings on rows of one wide tile and more, where the launch has room for them
-        // (the native twin is given the same answer through its shared_limit).
+        // The wide rings where the pick takes them (the native twin is handed the same pick).
         if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
-          if (stencil3d_zs_layer_wide<value_type, ExecSpace>(static_cast<int>(in.extent(2))))
+          if (stencil3d_zs_layer_pick<value_type, ExecSpace>(static_cast<int>(in.extent(2))).shape ==
+              Stencil3DZsKind::wide)
             return stencil_3d_zs_at<Stencil3DZsWide<value_type>, true, true>(exec, in, out, c0, c1, rm, rm);
         }
 #endif
@@ -650,7 +640,7 @@ void stencil_3d_run(const ExecSpace& exec, Stencil3DVariant variant, const InVie
     const int nx = static_cast<int>(in.extent(2));
     native::cuda::stencil_3d_7pt(variant, in.data(), out.data(), static_cast<int>(in.extent(0)),
                                  static_cast<int>(in.extent(1)), nx, c0, c1, stream,
-                                 stencil3d_zs_native_shared_limit<typename OutView::non_const_value_type, ExecSpace>(nx));
+                                 stencil3d_zs_layer_pick<typename OutView::non_const_value_type, ExecSpace>(nx));
 #else
     (void)stream;
 #endif

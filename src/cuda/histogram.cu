@@ -45,9 +45,18 @@ __global__ void __launch_bounds__(BS, MIN_B)
   });
 }
 
+/// Whether `p` is a launch plan of variant v over `bins` bins (histogram_plan's invariants).
+bool plan_fits(HistogramVariant v, int bins, const sk::HistogramPlan& p) {
+  if (p.blocks < 1) return false;
+  if (v == HistogramVariant::global_atomic) return true;
+  const long long cb = p.chunk_bins, ch = p.chunks;
+  return cb >= 1 && ch >= 1 && p.copies >= 1 && ch * cb >= bins && (ch - 1) * cb < bins &&
+         p.shared_bytes >= static_cast<std::size_t>(cb) * p.copies * sizeof(std::uint32_t);
+}
+
 template <class T>
 void histogram_impl(HistogramVariant v, const T* values, std::size_t n, double lo, double hi, std::uint32_t* counts,
-                    int bins, void* stream) {
+                    int bins, void* stream, const sk::HistogramPlan* given) {
   using C = sk::histogram_compute_t<T>;
   if (bins < 1)
     throw ShapeError("scratchkit::native::cuda::histogram: needs at least 1 bin, got " + std::to_string(bins));
@@ -55,6 +64,9 @@ void histogram_impl(HistogramVariant v, const T* values, std::size_t n, double l
   if (v != HistogramVariant::global_atomic && v != HistogramVariant::shared_atomic)
     throw UnsupportedError(std::string("scratchkit::native::cuda::histogram: variant ") + name(v) +
                            " is not implemented");
+  if (given && !plan_fits(v, hb.bins, *given))
+    throw ShapeError("scratchkit::native::cuda::histogram: the plan given is not a plan of variant " +
+                     std::string(name(v)) + " over " + std::to_string(hb.bins) + " bins");
   const detail::DeviceFill f = detail::device_fill();
   sk::HistogramDevice d;
   d.fill_blocks     = f.blocks(BS);
@@ -62,7 +74,12 @@ void histogram_impl(HistogramVariant v, const T* values, std::size_t n, double l
   d.threads_per_sm  = f.threads_per_sm;
   d.shared_per_sm   = f.shared_per_sm;
   d.max_block_bytes = sk::histogram_native_shared_max(f.shared_per_block);
-  const auto plan   = sk::histogram_plan(v, n, hb.bins, d);
+  // One choice for both twins: the caller's plan (the layer's, on Backend::native), or the same planner here.
+  const auto plan = given ? *given : sk::histogram_plan(v, n, hb.bins, d);
+  if (given && plan.shared_bytes > static_cast<std::size_t>(detail::shared_per_block_optin()))
+    throw LaunchError("scratchkit::native::cuda::histogram: the plan given needs " + std::to_string(plan.shared_bytes) +
+                      " bytes of shared memory per block, the device allows " +
+                      std::to_string(detail::shared_per_block_optin()));
 
   const cudaStream_t s = detail::as_stream(stream);
   SCRATCHKIT_CUDA_CHECK(cudaMemsetAsync(counts, 0, static_cast<std::size_t>(hb.bins) * sizeof(std::uint32_t), s));
@@ -84,15 +101,28 @@ void histogram_impl(HistogramVariant v, const T* values, std::size_t n, double l
 
 void histogram(HistogramVariant v, const float* values, std::size_t n, double lo, double hi, std::uint32_t* counts,
                int bins, void* stream) {
-  histogram_impl(v, values, n, lo, hi, counts, bins, stream);
+  histogram_impl(v, values, n, lo, hi, counts, bins, stream, nullptr);
 }
 void histogram(HistogramVariant v, const double* values, std::size_t n, double lo, double hi,
                std::uint32_t* counts, int bins, void* stream) {
-  histogram_impl(v, values, n, lo, hi, counts, bins, stream);
+  histogram_impl(v, values, n, lo, hi, counts, bins, stream, nullptr);
 }
 void histogram(HistogramVariant v, const std::int32_t* values, std::size_t n, double lo, double hi,
                std::uint32_t* counts, int bins, void* stream) {
-  histogram_impl(v, values, n, lo, hi, counts, bins, stream);
+  histogram_impl(v, values, n, lo, hi, counts, bins, stream, nullptr);
+}
+
+void histogram(HistogramVariant v, const float* values, std::size_t n, double lo, double hi, std::uint32_t* counts,
+               int bins, void* stream, const sk::HistogramPlan& plan) {
+  histogram_impl(v, values, n, lo, hi, counts, bins, stream, &plan);
+}
+void histogram(HistogramVariant v, const double* values, std::size_t n, double lo, double hi,
+               std::uint32_t* counts, int bins, void* stream, const sk::HistogramPlan& plan) {
+  histogram_impl(v, values, n, lo, hi, counts, bins, stream, &plan);
+}
+void histogram(HistogramVariant v, const std::int32_t* values, std::size_t n, double lo, double hi,
+               std::uint32_t* counts, int bins, void* stream, const sk::HistogramPlan& plan) {
+  histogram_impl(v, values, n, lo, hi, counts, bins, stream, &plan);
 }
 
 }  // namespace cuda

@@ -48,7 +48,12 @@ void histogram(const ExecSpace& exec, HistogramVariant variant, const ValuesView
     detail::require_native_view(values, "histogram", "values");
     detail::require_native_view(counts, "histogram", "counts");
 #if SCRATCHKIT_HAS_NATIVE_CUDA
-    native::cuda::histogram(variant, values.data(), n, lo, hi, counts.data(), hb.bins, stream);
+    // The layer's plan on exec, so that both twins launch the same blocks (detail::histogram_plan).
+    if (variant == HistogramVariant::global_atomic || variant == HistogramVariant::shared_atomic)
+      native::cuda::histogram(variant, values.data(), n, lo, hi, counts.data(), hb.bins, stream,
+                              detail::histogram_layer_plan(exec, variant, n, hb.bins));
+    else
+      native::cuda::histogram(variant, values.data(), n, lo, hi, counts.data(), hb.bins, stream);
 #else
     (void)stream;
 #endif

@@ -26,16 +26,16 @@ static_assert(detail::GpuVariantPolicy::stencil_1d(8) == Stencil1DVariant::vecto
 static_assert(detail::GpuVariantPolicy::stencil_3d(8) == Stencil3DVariant::z_streaming, "GPU 3-D stencil default");
 static_assert(detail::GpuVariantPolicy::transpose(8) == TransposeVariant::tiled_padded, "GPU transpose default");
 static_assert(detail::GpuVariantPolicy::histogram(65536) == HistogramVariant::shared_atomic, "GPU histogram default");
-// Host backends: tiled GEMM; halo tiles for the stencils; privatised histogram bins only up to a few thousand.
+// Host backends: tiled GEMM; halo tiles for the stencils; privatised histogram bins at every bin count.
 static_assert(detail::HostVariantPolicy::gemm(4) == GemmVariant::tiled, "host GEMM default");
-static_assert(detail::HostVariantPolicy::reduce(4) == ReduceVariant::tree &&
-                  detail::HostVariantPolicy::reduce(8) == ReduceVariant::tree, "host reduce");
+static_assert(detail::HostVariantPolicy::reduce(4) == ReduceVariant::warp_shuffle &&
+                  detail::HostVariantPolicy::reduce(8) == ReduceVariant::warp_shuffle, "host reduce");
 static_assert(detail::HostVariantPolicy::stencil_1d(4) == Stencil1DVariant::halo_tile &&
                   detail::HostVariantPolicy::stencil_1d(8) == Stencil1DVariant::halo_tile, "host 1-D stencil");
 static_assert(detail::HostVariantPolicy::stencil_3d(4) == Stencil3DVariant::tile_2d_halo &&
                   detail::HostVariantPolicy::stencil_3d(8) == Stencil3DVariant::tile_2d_halo, "host 3-D stencil");
 static_assert(detail::HostVariantPolicy::histogram(256) == HistogramVariant::shared_atomic, "host, few bins");
-static_assert(detail::HostVariantPolicy::histogram(65536) == HistogramVariant::global_atomic, "host, many bins");
+static_assert(detail::HostVariantPolicy::histogram(65536) == HistogramVariant::shared_atomic, "host, many bins");
 static_assert(std::is_same<detail::variant_policy_t<Kokkos::DefaultHostExecutionSpace>, detail::HostVariantPolicy>::value,
               "host spaces take the host policy");
 
@@ -102,16 +102,13 @@ TEST_CASE("variant-less calls run the default variant of the space", "[defaults]
   }
 }
 
-TEST_CASE("Host histogram default: global atomics on an instance of one thread", "[defaults]") {
+TEST_CASE("Host histogram default: privatised bins at any bin count and concurrency", "[defaults]") {
   using H = Kokkos::DefaultHostExecutionSpace;
   const H exec;
   for (const int bins : {256, 65536}) {
     CAPTURE(bins, exec.concurrency());
-    const HistogramVariant v = default_variant<HistogramVariant, float>(exec, bins);
-    if (exec.concurrency() == 1)
-      CHECK(v == HistogramVariant::global_atomic);
-    else
-      CHECK(v == default_variant_of<HistogramVariant, H, float>(bins));
+    CHECK(default_variant<HistogramVariant, float>(exec, bins) == HistogramVariant::shared_atomic);
+    CHECK(default_variant<HistogramVariant, float>(exec, bins) == default_variant_of<HistogramVariant, H, float>(bins));
   }
   // GPU instances keep the policy's choice whatever their concurrency.
   CHECK(default_variant<HistogramVariant, float>(Exec(), 256) ==

@@ -124,6 +124,46 @@ TEST_CASE("Host loops: the tree reduction gives the per-thread phases' bits", "[
   }
 }
 
+TEST_CASE("Host loops: the grid-stride reductions give the per-thread phases' bits", "[host_direct][reduce]") {
+  for (std::size_t n : {std::size_t(1), std::size_t(1027), std::size_t(100003), std::size_t(1) << 20}) {
+    CAPTURE(n);
+    auto xf = random_view<Kokkos::View<float*, MS>>("xf", n);
+    auto xd = random_view<Kokkos::View<double*, MS>>("xd", n);
+    auto xl = random_view<Kokkos::View<std::int64_t*, MS>>("xl", n);
+    auto xi = random_view<Kokkos::View<std::int32_t*, MS>>("xi", n);
+    const auto xs = Kokkos::subview(xf, std::make_pair(std::size_t(n > 1 ? 1 : 0), n));  // misaligned head
+    Kokkos::View<double*, MS> like("r", 4);
+    same_bits_both_paths(like, [&](const auto& r) {
+      auto h = Kokkos::create_mirror_view(r);
+      h(0)   = reduce(Exec(), ReduceVariant::warp_shuffle, ReduceOp::sum, xf) +
+             static_cast<double>(reduce(Exec(), ReduceVariant::warp_shuffle, ReduceOp::sum, xs));
+      h(1) = reduce(Exec(), ReduceVariant::warp_shuffle, ReduceOp::sum, xd) +
+             reduce(Exec(), ReduceVariant::warp_shuffle, ReduceOp::min, xd);
+      h(2) = static_cast<double>(reduce(Exec(), ReduceVariant::warp_shuffle, ReduceOp::sum, xl) +
+                                 reduce(Exec(), ReduceVariant::grid_stride_atomic, ReduceOp::sum, xl));
+      h(3) = static_cast<double>(reduce(Exec(), ReduceVariant::grid_stride_atomic, ReduceOp::sum, xi)) +
+             static_cast<double>(reduce(Exec(), ReduceVariant::grid_stride_atomic, ReduceOp::max, xf));
+      Kokkos::deep_copy(r, h);
+    });
+  }
+}
+
+TEST_CASE("Host loops: the histogram gives the per-thread phases' counts", "[host_direct][histogram]") {
+  for (std::size_t n : {std::size_t(5), std::size_t(100003)}) {
+    CAPTURE(n);
+    auto xf = random_view<Kokkos::View<float*, MS>>("xf", n);
+    const auto xs = Kokkos::subview(xf, std::make_pair(std::size_t(1), n));  // misaligned head
+    for (int bins : {256, 65536})
+      for (auto v : {HistogramVariant::global_atomic, HistogramVariant::shared_atomic}) {
+        CAPTURE(bins, name(v));
+        same_bits_both_paths(Kokkos::View<std::uint32_t*, MS>("c", 2 * bins), [&](const auto& c) {
+          histogram(Exec(), v, xf, -1.0, 1.0, Kokkos::subview(c, std::make_pair(0, bins)));
+          histogram(Exec(), v, xs, -0.5, 1.0, Kokkos::subview(c, std::make_pair(bins, 2 * bins)));
+        });
+      }
+  }
+}
+
 TEST_CASE("Host loops: the halo-tile 1-D stencil gives the per-thread phases' bits", "[host_direct][stencil]") {
   for (std::size_t n : {std::size_t(5), std::size_t(256), std::size_t(100003)}) {
     for (std::size_t taps : {std::size_t(1), std::size_t(7), std::size_t(17)}) {

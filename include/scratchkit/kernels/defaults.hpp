@@ -43,24 +43,22 @@ struct GpuVariantPolicy {
 /// Host backends: the variants measured fastest on OpenMP with 2 and 1 threads
 /// (perf/results/cpu-2core/). register_blocked GEMM keeps a block of accumulators per
 /// logical thread in PerThread arrays across every barrier; tiled keeps one and is
-/// several times faster there. Sums go through the tree: its load phase and its halving
-/// phases are unit-stride loops over the logical threads, which the compiler vectorises
-/// (Block::threads), while the grid-stride loop's per-thread partials pass through PerThread
-/// arrays (docs/performance.md, "On a CPU"). The 1-D and 3-D stencils' halo tiles have
+/// several times faster there. Sums take warp_shuffle: on one member per block its threads'
+/// grid-stride streams run as one pass over each step's vectors in memory order (a vectorised
+/// loop into the threads' lane accumulators, the same sums in the same order), two launches in
+/// all against the tree's one per level, and the result is reproducible bit for bit, unlike
+/// grid_stride_atomic's (docs/performance.md, "On a CPU"). The 1-D and 3-D stencils' halo tiles have
 /// host paths over whole rows (detail::host_direct) that the vectorised 1-D tile and the
-/// 3-D register ring, built around one thread's outputs, do not. Privatised histogram bins cost a zeroing and a merge of every bin
-/// per block: with many bins that is more than the atomics they save; with few bins
-/// the global atomics of several threads contend for the same counters.
+/// 3-D register ring, built around one thread's outputs, do not. The histogram takes privatised
+/// bins at every bin count: on a host backend a block's bins take plain increments and one block
+/// runs per thread, so the zeroing and merge of each block's bins cost less than an atomic per value.
 struct HostVariantPolicy {
   static constexpr GemmVariant gemm(int /*elem_bytes*/) { return GemmVariant::tiled; }
-  static constexpr ReduceVariant reduce(int /*elem_bytes*/) { return ReduceVariant::tree; }
+  static constexpr ReduceVariant reduce(int /*elem_bytes*/) { return ReduceVariant::warp_shuffle; }
   static constexpr Stencil1DVariant stencil_1d(int /*elem_bytes*/) { return Stencil1DVariant::halo_tile; }
   static constexpr Stencil3DVariant stencil_3d(int /*elem_bytes*/) { return Stencil3DVariant::tile_2d_halo; }
   static constexpr TransposeVariant transpose(int /*elem_bytes*/) { return TransposeVariant::tiled_padded; }
-  static constexpr int histogram_shared_max_bins = 4096;
-  static constexpr HistogramVariant histogram(int bins) {
-    return bins <= histogram_shared_max_bins ? HistogramVariant::shared_atomic : HistogramVariant::global_atomic;
-  }
+  static constexpr HistogramVariant histogram(int /*bins*/) { return HistogramVariant::shared_atomic; }
 };
 
 /// The variant policy of ExecSpace.
@@ -87,15 +85,9 @@ constexpr Variant default_variant_of(int bins = 0) {
   }
 }
 
-/// The default variant of a kernel on exec's space for elements of type Value: default_variant_of,
-/// except the histogram on a host instance of one thread, which takes global_atomic at any bin
-/// count (no other thread contends for a counter, so privatised bins only add their zeroing and
-/// merge; docs/performance.md, "On a CPU").
+/// The default variant of a kernel on exec's space for elements of type Value (default_variant_of).
 template <class Variant, class Value = float, class ExecSpace>
 Variant default_variant(const ExecSpace& exec, int bins = 0) {
-  if constexpr (std::is_same<Variant, HistogramVariant>::value && !detail::is_gpu_space<ExecSpace>::value) {
-    if (exec.concurrency() == 1) return HistogramVariant::global_atomic;
-  }
   (void)exec;
   return default_variant_of<Variant, ExecSpace, Value>(bins);
 }

@@ -28,12 +28,17 @@
 ///   Bins that do not fit in one block's shared memory are split into equal
 ///   chunks that do; each chunk gets its own blocks (the grid is chunk-major)
 ///   and a pass over the values. The layer fits a chunk into the level-0
-///   limit Kokkos reports (TeamPolicy::scratch_size_max(0)) less the layer's
+///   limit Kokkos reports (TeamPolicy::scratch_size_max(0); on host backends
+///   the level-1 limit, where scratch is ordinary memory) less the layer's
 ///   128-byte alignment slack; the native twin
 ///   allows itself the same (detail::histogram_native_shared_max), so both
 ///   split alike. The grid fills the device once: as many blocks per SM as
 ///   threads, the blocking and shared memory let be resident
 ///   (detail::histogram_plan).
+/// Host backends launch one team member per block; its block takes the
+/// same values as its threads would, in memory order (histogram_host_values):
+/// global_atomic still adds each counted value with one atomic, shared_atomic
+/// counts into its privatised bins without atomics and merges them as above.
 /// Counts are exact integers, so every variant and backend gives the same
 /// counts; the binning itself is one expression (detail::histogram_bin),
 /// repeated verbatim in the native twin.
@@ -102,6 +107,12 @@ HistogramDevice histogram_layer_device(const ExecSpace& exec) {
   d.threads_per_sm  = f.threads_per_sm;
   d.shared_per_sm   = f.shared_per_sm;
   d.max_block_bytes = histogram_layer_shared_max<ExecSpace>();
+  if constexpr (!is_gpu_space<ExecSpace>::value) {
+    // Host: a block's bins may take level-1 scratch (kernel_fallback), so that one pass counts every bin.
+    const std::size_t level1 = static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(1)) / 8 * 8;
+    if (level1 > base_alignment && level1 - base_alignment > d.max_block_bytes)
+      d.max_block_bytes = level1 - base_alignment;
+  }
   return d;
 }
 
@@ -125,6 +136,74 @@ KOKKOS_FORCEINLINE_FUNCTION void histogram_visit(const Src& src, std::size_t n, 
                                                  [&](int, T x) { f(static_cast<C>(x)); });
 }
 
+/// histogram_bin's value for every input, with no conversion under a
+/// condition (the converted value is always in [0, C(B))), so that a host
+/// loop over it vectorises; NaN and out-of-range values give -1 as there.
+template <class C>
+KOKKOS_INLINE_FUNCTION int histogram_bin_host(C v, C lo, C hi, C scale, int B) {
+  const bool in  = (v >= lo) & (v < hi);  // NaN fails both tests
+  const C f      = (v - lo) * scale;      // histogram_bin's f where in
+  const bool low = f < static_cast<C>(B);
+  const C g      = low & (f >= C(0)) ? f : C(0);
+  int b          = static_cast<int>(g);
+  b              = low ? b : B - 1;
+  b              = b < B ? b : B - 1;  // C(B) may round above B when B > 2^24 in float
+  return in ? b : -1;
+}
+
+/// Host paths (one member runs the block, detail::host_direct): for every value
+/// that the threads of block `block` of a grid-stride walk with BS threads and
+/// U loads per step take (Split: histogram_stream's contiguous shares), block 0
+/// also the head and tail, calls count(slot(k, q)) with k its bin
+/// (histogram_bin, -1 outside) and q < 256 its place in its run of values: the
+/// same values as the per-thread walk, in memory order, binned and slotted a
+/// run at a time (that loop vectorises), then counted.
+template <int BS, int U, bool Split, class C, class Src, class S, class F>
+KOKKOS_INLINE_FUNCTION void histogram_host_values(const Src& src, std::size_t n, std::size_t head, int block,
+                                                  int blocks, const HistogramBins<C>& hb, const S& slot,
+                                                  const F& count) {
+  constexpr int V            = Src::width;
+  constexpr std::size_t run  = 256;
+  const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
+  const int nb = hb.bins;
+  int k[run];
+  const auto values = [&](std::size_t b, std::size_t e) {  // elements [b, e)
+    for (; b < e; b += run) {
+      const std::size_t m = e - b < run ? e - b : run;
+      for (std::size_t q = 0; q < m; ++q)
+        k[q] = slot(histogram_bin_host<C>(static_cast<C>(src.at(b + q)), lo, hi, scale, nb), static_cast<int>(q));
+      for (std::size_t q = 0; q < m; ++q) count(k[q]);
+    }
+  };
+  const std::size_t nv = (n - head) / V;
+  if (block == 0) values(0, head);
+  if constexpr (Split) {
+    const std::size_t nq = nv / 8, per = nq / static_cast<std::size_t>(blocks),
+                      rem = nq % static_cast<std::size_t>(blocks), b = static_cast<std::size_t>(block);
+    const std::size_t begin = 8 * (b * per + (b < rem ? b : rem));
+    const std::size_t end   = block == blocks - 1 ? nv : begin + 8 * (per + (b < rem ? 1 : 0));
+    values(head + begin * V, head + end * V);
+  } else {
+    constexpr std::size_t group = static_cast<std::size_t>(BS) * U;  // vectors of one block's step
+    for (std::size_t g = static_cast<std::size_t>(block) * group; g < nv; g += static_cast<std::size_t>(blocks) * group)
+      values(head + g * V, head + (g + group < nv ? g + group : nv) * V);
+  }
+  if (block == 0) values(head + nv * V, n);
+}
+
+/// global_atomic's host path: the block's values in memory order, one atomic per counted value.
+template <class B_t, class Src, class C, class CountsView>
+KOKKOS_INLINE_FUNCTION void histogram_global_host(const Src& src, std::size_t n, std::size_t head, int block,
+                                                  int blocks, const HistogramBins<C>& hb, const CountsView& counts) {
+  if constexpr (!B_t::is_gpu) {  // never called on a GPU (host_direct): nothing compiled for the device
+    histogram_host_values<histogram_block, histogram_loads, false>(
+        src, n, head, block, blocks, hb, [](int k, int) { return k; },
+        [&](int k) {
+          if (k >= 0) Kokkos::atomic_add(&counts(k), std::uint32_t(1));
+        });
+  }
+}
+
 template <class ExecSpace, class Src, class CountsView>
 SCRATCHKIT_KERNEL_LINKAGE
 void histogram_global_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
@@ -135,7 +214,13 @@ void histogram_global_atomic(const ExecSpace& exec, const Src& src, std::size_t 
   const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
   const int nb = hb.bins, blocks = plan.blocks;
   launch<HistogramBounds, ScratchFallback::none>(exec, "scratchkit::histogram_global_atomic",
-                          LaunchParams(Dim3(plan.blocks), Dim3(histogram_block)), KOKKOS_LAMBDA(const B_t& b) {
+                          LaunchParams(Dim3(plan.blocks), Dim3(histogram_block)).host_team_size(1),
+                          KOKKOS_LAMBDA(const B_t& b) {
+                            // not `if constexpr`: nvcc refuses an extended lambda's first capture inside one
+                            if (host_direct(b)) {
+                              histogram_global_host<B_t>(src, n, head, b.block_idx().x, blocks, hb, counts);
+                              return;
+                            }
                             b.threads([&](const Thread& t) {
                               histogram_visit<C>(src, n, head, b.block_idx().x, t.rank, blocks, [&](C v) {
                                 const int k = histogram_bin<C>(v, lo, hi, scale, nb);
@@ -143,6 +228,42 @@ void histogram_global_atomic(const ExecSpace& exec, const Src& src, std::size_t 
                               });
                             });
                           });
+}
+
+/// shared_atomic's host path for bins [k0, k0 + kn) of block bc: the same
+/// privatised bins, zeroed, counted without atomics (one member), value q of a
+/// run into copy q % copies, then every non-zero bin added to counts with one
+/// atomic (a plain add where the block is its chunk's only one), starting at
+/// the block's own offset so that blocks merge different bins at once.
+template <class Bk, class B_t, class Src, class C, class CountsView>
+KOKKOS_INLINE_FUNCTION void histogram_shared_host(std::uint32_t* h, const Src& src, std::size_t n, std::size_t head,
+                                                  int bc, int blocks, const HistogramBins<C>& hb, int k0, int kn,
+                                                  int copies, const CountsView& counts) {
+  if constexpr (!B_t::is_gpu) {  // never called on a GPU (host_direct): nothing compiled for the device
+    for (int j = 0; j < kn * copies; ++j) h[j] = 0;
+    const int cm = copies - 1;  // copies is a power of two
+    histogram_host_values<Bk::threads, Bk::loads, Bk::split>(
+        src, n, head, bc, blocks, hb,
+        [=](int k, int q) {
+          const int kc = k - k0;  // -1 - k0 and bins of other chunks fail the unsigned test
+          const int j  = kc * copies + (q & cm);  // computed unconditionally: a select keeps the loop vectorised
+          return static_cast<unsigned>(kc) < static_cast<unsigned>(kn) ? j : -1;
+        },
+        [&](int j) {
+          if (j >= 0) h[j] += 1;
+        });
+    const int start = static_cast<int>(static_cast<long long>(kn) * bc / blocks);
+    for (int i = 0; i < kn; ++i) {
+      const int j = start + i < kn ? start + i : start + i - kn;
+      std::uint32_t v = 0;
+      for (int c = 0; c < copies; ++c) v += h[j * copies + c];
+      if (v == 0) continue;
+      if (blocks == 1)  // the chunk's only block: no other writer of these bins
+        counts(k0 + j) += v;
+      else
+        Kokkos::atomic_add(&counts(k0 + j), v);
+    }
+  }
 }
 
 template <class Bk, class ExecSpace, class Src, class CountsView>
@@ -156,13 +277,20 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
   constexpr int BS = Bk::threads;
   const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
   const int nb = hb.bins, blocks = plan.blocks, chunk = plan.chunk_bins, copies = plan.copies;
-  const auto p = LaunchParams(Dim3(plan.blocks * plan.chunks), Dim3(BS)).shared_mem_bytes(plan.shared_bytes);
+  const auto p = LaunchParams(Dim3(plan.blocks * plan.chunks), Dim3(BS))
+                     .shared_mem_bytes(plan.shared_bytes)
+                     .fallback(kernel_fallback<ExecSpace>)  // host: the bins of a chunk may be over level 0
+                     .host_team_size(1);
   auto body = KOKKOS_LAMBDA(const B_t& b) {
     auto h       = DynamicSharedArray<std::uint32_t>::offset(b, 0, static_cast<std::size_t>(chunk) * copies);
     const int c  = b.block_idx().x / blocks;      // chunk of bins of this block
     const int bc = b.block_idx().x - c * blocks;  // block within the chunk
     const int k0 = c * chunk;
     const int kn = nb - k0 < chunk ? nb - k0 : chunk;
+    if (host_direct(b)) {  // not `if constexpr`: nvcc refuses an extended lambda's first capture inside one
+      histogram_shared_host<Bk, B_t>(h.data(), src, n, head, bc, blocks, hb, k0, kn, copies, counts);
+      return;
+    }
     b.threads([&](const Thread& t) {
       for (int j = t.rank; j < kn * copies; j += BS) h[j] = 0;
     });
@@ -186,9 +314,11 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
   };
   constexpr int fallback = Bk::min_blocks / 2 > 1 ? Bk::min_blocks / 2 : 1;
   if (plan.shared_bytes <= histogram_shared_for_min_blocks(BS, Bk::min_blocks))
-    launch<LaunchBounds<BS, Bk::min_blocks>, ScratchFallback::none>(exec, "scratchkit::histogram_shared_atomic", p, body);
+    launch<LaunchBounds<BS, Bk::min_blocks>, kernel_fallback<ExecSpace>>(exec, "scratchkit::histogram_shared_atomic", p,
+                                                                         body);
   else
-    launch<LaunchBounds<BS, fallback>, ScratchFallback::none>(exec, "scratchkit::histogram_shared_atomic", p, body);
+    launch<LaunchBounds<BS, fallback>, kernel_fallback<ExecSpace>>(exec, "scratchkit::histogram_shared_atomic", p,
+                                                                   body);
 }
 
 /// The source the shared_atomic kernel of Bk streams: a contiguous View

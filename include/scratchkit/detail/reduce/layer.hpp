@@ -204,6 +204,44 @@ KOKKOS_FORCEINLINE_FUNCTION typename Src::value_type reduce_thread(const Src& sr
   }
 }
 
+/// Host (one member runs the block, detail::host_direct): put(r, reduce_thread<R, Bk>(src, n, head, block, r, grid))
+/// for every thread r of the block, bit for bit: the same values into the same
+/// lane accumulators in the same order, each step's vectors walked in memory
+/// order across the block's threads (that loop vectorises).
+template <class R, class Bk, class B_t, class Src, class Put>
+KOKKOS_INLINE_FUNCTION void reduce_threads_host(const Src& src, std::size_t n, std::size_t head, int block, int grid,
+                                                const Put& put) {
+  if constexpr (!B_t::is_gpu) {  // never called on a GPU (host_direct): nothing compiled for the device
+    using T          = typename Src::value_type;
+    constexpr int V  = Src::width, BS = Bk::threads, U = Bk::loads;
+    T acc[BS * V];  // thread r's lane j at r * V + j
+    for (int q = 0; q < BS * V; ++q) acc[q] = R::identity();
+    if (block == 0)
+      for (std::size_t j = 0; j < head; ++j) acc[j] = R::apply(acc[j], src.at(j));
+    const std::size_t nv   = (n - head) / V;
+    const std::size_t step = static_cast<std::size_t>(grid) * (BS * U);
+    for (std::size_t i0 = static_cast<std::size_t>(block) * (BS * U); i0 < nv; i0 += step)
+      for (int u = 0; u < U; ++u) {
+        const std::size_t v0 = i0 + static_cast<std::size_t>(u) * BS;  // thread r's vector is v0 + r
+        if (v0 >= nv) break;
+        const int m          = nv - v0 < static_cast<std::size_t>(BS) ? static_cast<int>(nv - v0) : BS;
+        const std::size_t e0 = head + v0 * V;
+        for (int q = 0; q < m * V; ++q) acc[q] = R::apply(acc[q], src.at(e0 + static_cast<std::size_t>(q)));
+      }
+    if (block == 0)
+      for (std::size_t j = 0; head + nv * V + j < n; ++j) acc[j] = R::apply(acc[j], src.at(head + nv * V + j));
+    for (int r = 0; r < BS; ++r) {
+      const T* a = acc + r * V;
+      if constexpr (V == 4) {
+        put(r, R::apply(R::apply(a[0], a[1]), R::apply(a[2], a[3])));
+      } else {
+        static_assert(V == 2, "reduce_threads_host: 4- or 8-byte elements");
+        put(r, R::apply(a[0], a[1]));
+      }
+    }
+  }
+}
+
 /// Shared-memory tree over the block's BS slots (a power of two); the result ends in s[0].
 template <class R, int BS, class BlockT, class S>
 KOKKOS_INLINE_FUNCTION void block_tree(const BlockT& b, const S& s) {
@@ -234,7 +272,8 @@ void reduce_tree_pass(const ExecSpace& exec, const InView& in, std::size_t n,
                      .blocks_per_team(reduce_tree_blocks_per_team())
                      // block_tree's barriers are reached by every thread; two copies are
                      // faster here (docs/performance.md, "Several blocks per team").
-                     .alternate_scratch();
+                     .alternate_scratch()
+                     .host_team_size(1);  // host: one member per block, whose phases are plain loops
   launch_kernel<ReduceBounds, ScratchFallback::none>(exec, "scratchkit::reduce_tree", tuning::Kernel::reduce_tree, p, KOKKOS_LAMBDA(const B_t& b) {
     auto sdata = DynamicSharedArray<T>::get(b);
     const int blk = b.block_rank();  // the block's index (grid is 1-D): no blockIdx decode
@@ -269,11 +308,14 @@ void reduce_atomic_pass(const ExecSpace& exec, const Src& src, std::size_t n, st
   using B_t   = Block<ExecSpace>;
   constexpr int BS = Bk::threads;
   using Slots = SharedArray<T, BS>;
-  const auto p = LaunchParams(Dim3(grid), Dim3(BS)).uses<Slots>();
+  const auto p = LaunchParams(Dim3(grid), Dim3(BS)).uses<Slots>().host_team_size(1);
   launch<ReduceStreamBounds<Bk>, ScratchFallback::none>(exec, "scratchkit::reduce_grid_stride_atomic", p, KOKKOS_LAMBDA(const B_t& b) {
     Slots s(b);
-    b.threads(
-        [&](const Thread& t) { s[t.rank] = reduce_thread<R, Bk>(src, n, head, b.block_idx().x, t.rank, grid); });
+    if (host_direct(b))  // not `if constexpr`: nvcc refuses an extended lambda's first capture inside one
+      reduce_threads_host<R, Bk, B_t>(src, n, head, b.block_idx().x, grid, [&](int r, T v) { s[r] = v; });
+    else
+      b.threads(
+          [&](const Thread& t) { s[t.rank] = reduce_thread<R, Bk>(src, n, head, b.block_idx().x, t.rank, grid); });
     sync_threads(b);
     block_tree<R, BS>(b, s);
     b.once([&]() { R::atomic(result, s[0]); });
@@ -292,13 +334,17 @@ void reduce_warp_pass(const ExecSpace& exec, const Src& src, std::size_t n, std:
   constexpr int BS = Bk::threads, WMin = B_t::min_warp_size;
   static_assert((BS + WMin - 1) / WMin <= WMin, "reduce_warp_pass: one warp reduces the warps' slots");
   using Slots = SharedArray<T, (BS + WMin - 1) / WMin>;
-  const auto p = LaunchParams(Dim3(grid), Dim3(BS)).uses<Slots>();
+  const auto p = LaunchParams(Dim3(grid), Dim3(BS)).uses<Slots>().host_team_size(1);
   launch<ReduceStreamBounds<Bk>, ScratchFallback::none>(exec, "scratchkit::reduce_warp_shuffle", p, KOKKOS_LAMBDA(const B_t& b) {
     Slots s(b);
     PerThread<T, B_t, BS> v(b);
     const int W = b.warp_size(), warps = (BS + W - 1) / W;
-    b.threads(
-        [&](const Thread& t) { v(t) = reduce_thread<R, Bk>(src, n, head, b.block_idx().x, t.rank, grid); });
+    if (host_direct(b))  // not `if constexpr`: nvcc refuses an extended lambda's first capture inside one
+      reduce_threads_host<R, Bk, B_t>(src, n, head, b.block_idx().x, grid,
+                                      [&](int r, T x) { v.impl_data()[r] = x; });
+    else
+      b.threads(
+          [&](const Thread& t) { v(t) = reduce_thread<R, Bk>(src, n, head, b.block_idx().x, t.rank, grid); });
     warp_reduce(b, v, [](T a, T c) { return R::apply(a, c); });
     b.threads([&](const Thread& t) {
       if (t.rank % W == 0) s[t.rank / W] = v(t);

@@ -2,6 +2,8 @@
 /// A leaner Kokkos::Cuda TeamPolicy driver for the layer's level-0 block kernels.
 #pragma once
 
+#include <type_traits>
+
 #include <scratchkit/detail/backend.hpp>
 
 // Kokkos' generic ParallelFor<TeamPolicy> on CUDA starts every block with a
@@ -148,8 +150,7 @@ class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>, Ko
     const CudaInternal* space = exec.impl_internal_space_instance();
     if (shmem > detail_optin(space)) return 0;
     if (shmem > static_cast<int>(space->m_deviceProp.sharedMemPerBlock)) allow_shmem(space, shmem);
-    const cudaFuncAttributes attr =
-        CudaParallelLaunch<ParallelFor, LaunchBounds>::get_cuda_func_attributes(space->m_cudaDev);
+    const cudaFuncAttributes attr = func_attributes<CudaParallelLaunch<ParallelFor, LaunchBounds>>(space);
     KOKKOS_IMPL_CUDA_SAFE_CALL(cudaSetDevice(space->m_cudaDev));
     const int need = min_blocks > 1 ? min_blocks : 1;
     for (int t = attr.maxThreadsPerBlock; t > 0; t = (t % 32) ? t / 32 * 32 : t - 32) {
@@ -165,6 +166,14 @@ class ParallelFor<scratchkit::detail::BlockFunctor<Kokkos::Cuda, F, 0, true>, Ko
   }
 
  private:
+  /// Kokkos 4.7 and later take the instance, earlier releases its device id.
+  template <class Launch>
+  static cudaFuncAttributes func_attributes(const CudaInternal* space) {
+    if constexpr (std::is_invocable_v<decltype(&Launch::get_cuda_func_attributes), const CudaInternal*>)
+      return Launch::get_cuda_func_attributes(space);
+    else
+      return Launch::get_cuda_func_attributes(space->m_cudaDev);
+  }
   static int detail_optin(const CudaInternal* space) {
     return static_cast<int>(space->m_deviceProp.sharedMemPerBlockOptin);
   }

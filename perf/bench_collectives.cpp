@@ -81,7 +81,7 @@ void kokkos_team_reduce(const Kokkos::View<T*, Kokkos::LayoutRight, Mem>& in,
 /// one: integers exact; floats within gamma_depth * sum |x| of the tile so far.
 template <class T>
 bool check_tile_scans(const T* x, const T* y, std::size_t n, int tile, bool inclusive, long long depth) {
-  const double g = reference::gamma<T>(depth);
+  const double g = check::gamma<T>(depth);
   for (std::size_t base = 0; base < n; base += tile) {
     long double s = 0, abs = 0;
     const std::size_t end = std::min(n, base + tile);
@@ -96,7 +96,7 @@ bool check_tile_scans(const T* x, const T* y, std::size_t n, int tile, bool incl
 }
 template <class T>
 bool check_tile_sums(const T* x, const T* sums, std::size_t n, int tile, long long depth) {
-  const double g = reference::gamma<T>(depth);
+  const double g = check::gamma<T>(depth);
   for (std::size_t base = 0, k = 0; base < n; base += tile, ++k) {
     long double s = 0, abs = 0;
     for (std::size_t j = base; j < std::min(n, base + tile); ++j) s += x[j], abs += std::fabs(static_cast<long double>(x[j]));

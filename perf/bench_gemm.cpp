@@ -35,7 +35,7 @@ struct GemmData {
   int n;
   View A, B, C;
   typename View::host_mirror_type hA, hB;
-  std::vector<reference::GemmReference<T>> refs;  ///< one per checked row, built at the first check
+  std::vector<check::GemmReference<T>> refs;  ///< one per checked row, built at the first check
   explicit GemmData(int n_)
       : n(n_),
         A(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gemm::A"), n_, n_),

@@ -184,7 +184,7 @@ void add_mass3dpa(std::vector<Case>& cases, long NE) {
       cases, KERNEL, NE, NE * (2.0 * ND + NQ + ND) * sizeof(double), flops_per_element * NE,
       [](long ne) { return random_inputs(ne, 77); },
       [](const Inputs& in, std::vector<double>& ref, std::vector<double>& abs, long ne) {
-        rp_mass::reference(in.B, in.Bt, in.D, in.X, ref, &abs, ne);
+        reference(in.B, in.Bt, in.D, in.X, ref, &abs, ne);
       },
       peer::gamma_double(30) + peer::gamma_double(200), [](const Device& v, long ne) { run_layer(v, ne); },
       [](const Device& v, long ne) { plain_mass3dpa(v.B, v.Bt, v.D, v.X, v.Y, static_cast<int>(ne)); });
@@ -283,7 +283,7 @@ void add_diffusion3dpa(std::vector<Case>& cases, long NE) {
       cases, KERNEL, NE, NE * (27.0 * 2 + NQ * SYM + 27.0) * sizeof(double), flops_per_element * NE,
       [](long ne) { return random_inputs(ne, 78); },
       [](const Inputs& in, std::vector<double>& ref, std::vector<double>& abs, long ne) {
-        rp_diff::reference(in.B, in.G, in.D, in.X, ref, &abs, ne);
+        reference(in.B, in.G, in.D, in.X, ref, &abs, ne);
       },
       peer::gamma_double(28) + peer::gamma_double(228), [](const Device& v, long ne) { run_layer(v, ne); },
       [](const Device& v, long ne) { plain_diffusion3dpa(v.B, v.G, v.D, v.X, v.Y, static_cast<int>(ne)); });

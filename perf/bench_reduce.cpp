@@ -41,7 +41,7 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
   auto checker = [data, n](long long depth) {
     return [data, n, depth] {
       auto d = data();
-      return reference::reduce<T>(ReduceOp::sum, d->x.h.data(), n, d->got, depth).passed();
+      return check::reduce<T>(ReduceOp::sum, d->x.h.data(), n, d->got, depth).passed();
     };
   };
   auto row = [&](const std::string& variant, const std::string& backend) {

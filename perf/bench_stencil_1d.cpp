@@ -51,7 +51,7 @@ void add(const Config& c, std::vector<Case>& cases, std::size_t n, const std::st
       k.check = [data] {
         auto d = data();
         auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
-        return reference::stencil_1d<T>(d->in.h.data(), d->w.h.data(), R, h.data(), static_cast<int>(h.size())).passed();
+        return check::stencil_1d<T>(d->in.h.data(), d->w.h.data(), R, h.data(), static_cast<int>(h.size())).passed();
       };
       cases.push_back(k);
     }

@@ -53,7 +53,7 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
       k.check = [data, c0, c1] {
         auto d = data();
         auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
-        return reference::stencil_3d_7pt<T>(d->hin.data(), h.data(), d->n, d->n, d->n, c0, c1).passed();
+        return check::stencil_3d_7pt<T>(d->hin.data(), h.data(), d->n, d->n, d->n, c0, c1).passed();
       };
       cases.push_back(k);
     }
@@ -70,7 +70,7 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
     k.check = [data, c0, c1] {
       auto d = data();
       auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
-      return reference::stencil_3d_7pt<T>(d->hin.data(), h.data(), d->n, d->n, d->n, c0, c1).passed();
+      return check::stencil_3d_7pt<T>(d->hin.data(), h.data(), d->n, d->n, d->n, c0, c1).passed();
     };
     cases.push_back(k);
   }
@@ -100,7 +100,7 @@ void add(const Config& c, std::vector<Case>& cases, int n) {
     k.check = [data, c0, c1] {
       auto d = data();
       auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
-      return reference::stencil_3d_7pt<T>(d->hin.data(), h.data(), d->n, d->n, d->n, c0, c1).passed();
+      return check::stencil_3d_7pt<T>(d->hin.data(), h.data(), d->n, d->n, d->n, c0, c1).passed();
     };
     cases.push_back(k);
   };

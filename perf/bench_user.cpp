@@ -119,7 +119,7 @@ void add_user_3d(std::vector<Case>& cases, int n) {
   auto check = [data, n, c0, c1] {
     auto d = data();
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d->out);
-    return reference::stencil_3d_7pt<T>(d->hin.data(), h.data(), n, n, n, c0, c1).passed();
+    return check::stencil_3d_7pt<T>(d->hin.data(), h.data(), n, n, n, c0, c1).passed();
   };
   auto poison = [data] { Kokkos::deep_copy(data()->out, std::numeric_limits<T>::quiet_NaN()); };
   const double interior = static_cast<double>(n - 2) * (n - 2) * (n - 2);

@@ -95,7 +95,7 @@ class DataCache {
 
 DataCache& data_cache();
 
-using reference::fill_random;  // scratchkit/reference/random.hpp
+using check::fill_random;  // scratchkit/reference/random.hpp
 
 /// A device View filled with random values, and its host copy for the reference.
 template <class T, class Layout = Kokkos::LayoutRight>

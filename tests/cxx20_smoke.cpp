@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
       exec.fence();
       auto hA = Kokkos::create_mirror_view_and_copy(Host(), A), hB = Kokkos::create_mirror_view_and_copy(Host(), B);
       auto hC = Kokkos::create_mirror_view_and_copy(Host(), C), h0 = Kokkos::create_mirror_view_and_copy(Host(), C0);
-      report("gemm", sk::reference::gemm<double>(M, N, K, 1.0, hA.data(), hB.data(), 0.0, h0.data(), hC.data()).bad == 0);
+      report("gemm", sk::check::gemm<double>(M, N, K, 1.0, hA.data(), hB.data(), 0.0, h0.data(), hC.data()).bad == 0);
     }
     {  // stencil_3d_7pt, z_streaming
       const int nz = 9, ny = 11, nx = 70;
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
       sk::stencil_3d_7pt(exec, sk::Stencil3DVariant::z_streaming, in, out, 0.4f, 0.1f);
       exec.fence();
       auto hi = Kokkos::create_mirror_view_and_copy(Host(), in), ho = Kokkos::create_mirror_view_and_copy(Host(), out);
-      report("stencil_3d_7pt", sk::reference::stencil_3d_7pt<float>(hi.data(), ho.data(), nz, ny, nx, 0.4f, 0.1f).bad == 0);
+      report("stencil_3d_7pt", sk::check::stencil_3d_7pt<float>(hi.data(), ho.data(), nz, ny, nx, 0.4f, 0.1f).bad == 0);
     }
     {  // stencil_1d, radius 3
       const int n = 1001, R = 3;
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
       exec.fence();
       auto hi = Kokkos::create_mirror_view_and_copy(Host(), in), hw = Kokkos::create_mirror_view_and_copy(Host(), w);
       auto ho = Kokkos::create_mirror_view_and_copy(Host(), out);
-      report("stencil_1d", sk::reference::stencil_1d<float>(hi.data(), hw.data(), R, ho.data(), n).bad == 0);
+      report("stencil_1d", sk::check::stencil_1d<float>(hi.data(), hw.data(), R, ho.data(), n).bad == 0);
     }
     {  // transpose: exact
       const int rows = 45, cols = 67;

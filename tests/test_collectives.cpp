@@ -194,7 +194,7 @@ bool scan_close(const T* x, const T* y, int n, bool inclusive, T init, long long
     }
     bool ok;
     if constexpr (std::is_floating_point<T>::value)
-      ok = std::fabs(to_ld(y[k]) - s) <= reference::gamma<T>(depth) * abs;
+      ok = std::fabs(to_ld(y[k]) - s) <= check::gamma<T>(depth) * abs;
     else
       ok = to_ld(y[k]) == s;
     if (!ok) {
@@ -215,7 +215,7 @@ bool sum_close(const T* x, int n, T got, long long depth) {
     s += to_ld(x[k]);
     abs += std::fabs(to_ld(x[k]));
   }
-  if constexpr (std::is_floating_point<T>::value) return std::fabs(to_ld(got) - s) <= reference::gamma<T>(depth) * abs;
+  if constexpr (std::is_floating_point<T>::value) return std::fabs(to_ld(got) - s) <= check::gamma<T>(depth) * abs;
   return to_ld(got) == s;
 }
 template <class T>

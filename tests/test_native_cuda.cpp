@@ -66,8 +66,8 @@ void reduce_twins(ReduceVariant v, ReduceOp op, std::size_t n) {
     // bit for bit. Both must still be within the rounding bound of the sum.
     auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
     const long long d = reduce_error_depth(v, n);
-    CHECK(reference::reduce<T>(op, hx.data(), n, layer, d).passed());
-    CHECK(reference::reduce<T>(op, hx.data(), n, nat, d).passed());
+    CHECK(check::reduce<T>(op, hx.data(), n, layer, d).passed());
+    CHECK(check::reduce<T>(op, hx.data(), n, nat, d).passed());
   } else {
     CHECK(std::memcmp(&layer, &nat, sizeof(T)) == 0);
   }

@@ -39,7 +39,7 @@ template <class Exec, class XView, class T>
 void check_against(ReduceVariant v, ReduceOp op, const XView& x, const T* hx, std::size_t n) {
   const T got = reduce(Exec(), v, op, x);
   const long long depth = depth_of<Exec, T>(v, n);
-  const auto res        = reference::reduce<T>(op, hx, n, got, depth);
+  const auto res        = check::reduce<T>(op, hx, n, got, depth);
   CAPTURE(got, res.worst, depth);
   CHECK(res.bad == 0);
 }
@@ -236,8 +236,8 @@ void reduce_twins_misaligned(std::size_t n, std::size_t off) {
       const T layer = reduce(Cuda(), v, op, x);
       const T nat   = reduce(Cuda(), v, op, x, Backend::native);
       const long long d = reduce_error_depth(Cuda(), v, n);
-      CHECK(reference::reduce<T>(op, hb.data() + off, n, layer, d).passed());
-      CHECK(reference::reduce<T>(op, hb.data() + off, n, nat, d).passed());
+      CHECK(check::reduce<T>(op, hb.data() + off, n, layer, d).passed());
+      CHECK(check::reduce<T>(op, hb.data() + off, n, nat, d).passed());
       if (v == ReduceVariant::grid_stride_atomic && op == ReduceOp::sum && std::is_floating_point<T>::value) continue;
       CHECK(std::memcmp(&layer, &nat, sizeof(T)) == 0);
       const T layer2 = reduce(Cuda(), v, op, x), nat2 = reduce(Cuda(), v, op, x, Backend::native);

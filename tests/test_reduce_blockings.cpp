@@ -48,7 +48,7 @@ void check_blocking(std::size_t n, std::size_t off, long long fill) {
       CAPTURE(name(v), name(op));
       T got{};
       detail::with_reducer<T>(op, [&](auto red) { got = detail::reduce_layer<decltype(red), Bk>(Exec(), v, x, fill); });
-      const auto res = reference::reduce<T>(op, hb.data() + off, n, got, depth);
+      const auto res = check::reduce<T>(op, hb.data() + off, n, got, depth);
       CAPTURE(got, res.worst, depth);
       CHECK(res.bad == 0);
     }

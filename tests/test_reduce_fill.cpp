@@ -53,7 +53,7 @@ void check_fill(std::size_t n, std::size_t off, long long fill) {
       CAPTURE(name(v), name(op));
       const T got = reduce_fill<Exec>(v, op, x, fill);
       const long long depth = reduce_error_depth(v, n, fill, sizeof(T), warp_size<Exec>());
-      const auto res        = reference::reduce<T>(op, hb.data() + off, n, got, depth);
+      const auto res        = check::reduce<T>(op, hb.data() + off, n, got, depth);
       CAPTURE(got, res.worst, depth);
       CHECK(res.bad == 0);
     }

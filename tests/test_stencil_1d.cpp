@@ -39,7 +39,7 @@ void check_stencil(Stencil1DVariant v, int n, int R) {
   Kokkos::deep_copy(out, test::poison<T>());
   stencil_1d(Exec(), v, in, w, out);
   auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  const auto res = reference::stencil_1d<T>(hin.data(), hw.data(), R, hout.data(), n);
+  const auto res = check::stencil_1d<T>(hin.data(), hw.data(), R, hout.data(), n);
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
 }
@@ -101,7 +101,7 @@ void vectorized_vs_halo_tile(int n, int R, Placement pl) {
     hin[i]  = hi(i);
     hout[i] = hv(i);
   }
-  const auto res = reference::stencil_1d<T>(hin.data(), hw.data(), R, hout.data(), n);
+  const auto res = check::stencil_1d<T>(hin.data(), hw.data(), R, hout.data(), n);
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
 }

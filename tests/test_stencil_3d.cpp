@@ -2,7 +2,7 @@
 // 3-D 7-point stencil: layer against the host reference, the two variants
 // against each other, native twin bit for bit.
 //
-// Tolerance (rounding class, reference::stencil_3d_7pt derives it): an interior
+// Tolerance (rounding class, check::stencil_3d_7pt derives it): an interior
 // point is 5 additions of the 6 neighbours, 2 products and 1 addition, so
 //   |out - ref| <= gamma_8 (|c0||u| + |c1| sum |neighbours|)   (gamma_7 suffices);
 // boundary points are copies and must match bit for bit. Both variants do the
@@ -51,7 +51,7 @@ void check_stencil(Stencil3DVariant v, int nz, int ny, int nx) {
   stencil_3d_7pt(Exec(), v, in, out, c[0], c[1]);
   auto mout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   Kokkos::deep_copy(hout, mout);
-  const auto res = reference::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
 }
@@ -117,7 +117,7 @@ void check_strided(Stencil3DVariant v, int nz, int ny, int nx) {
         else if (std::memcmp(&hbout(z, y, x), &poison, sizeof(T)) != 0)
           ++outside;
       }
-  const auto res = reference::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
   CHECK(outside == 0);
@@ -244,23 +244,23 @@ TEST_CASE("3-D stencil Backend::native needs CUDA", "[stencil_3d][bad-input]") {
                     UnsupportedError);
 }
 
-TEST_CASE("reference::stencil_3d_7pt copies the boundary and bounds the interior", "[stencil_3d][check]") {
+TEST_CASE("check::stencil_3d_7pt copies the boundary and bounds the interior", "[stencil_3d][check]") {
   // 3 x 3 x 3: one interior point (1, 1, 1).
   std::vector<double> in(27), out;
   for (int i = 0; i < 27; ++i) in[i] = 0.25 * i - 3;
   const double c0 = 0.4, c1 = 0.1;
   out        = in;
   out[13]    = c0 * in[13] + c1 * (in[12] + in[14] + in[10] + in[16] + in[4] + in[22]);
-  CHECK(reference::stencil_3d_7pt<double>(in.data(), out.data(), 3, 3, 3, c0, c1).passed());
+  CHECK(check::stencil_3d_7pt<double>(in.data(), out.data(), 3, 3, 3, c0, c1).passed());
   auto bad   = out;
   bad[13]    = out[13] + 1e-6;
-  CHECK(reference::stencil_3d_7pt<double>(in.data(), bad.data(), 3, 3, 3, c0, c1).bad == 1);
+  CHECK(check::stencil_3d_7pt<double>(in.data(), bad.data(), 3, 3, 3, c0, c1).bad == 1);
   bad        = out;
   bad[0]     = std::nextafter(in[0], 1e9);  // the boundary is a copy: one ulp is wrong
-  CHECK(reference::stencil_3d_7pt<double>(in.data(), bad.data(), 3, 3, 3, c0, c1).bad == 1);
+  CHECK(check::stencil_3d_7pt<double>(in.data(), bad.data(), 3, 3, 3, c0, c1).bad == 1);
   bad        = out;
   bad[13]    = std::nan("");
-  CHECK(reference::stencil_3d_7pt<double>(in.data(), bad.data(), 3, 3, 3, c0, c1).bad == 1);
+  CHECK(check::stencil_3d_7pt<double>(in.data(), bad.data(), 3, 3, 3, c0, c1).bad == 1);
 }
 
 namespace {
@@ -287,7 +287,7 @@ void stencil_3d_twins(Stencil3DVariant v, int nz, int ny, int nx, bool via_publi
   exec.fence();
   CHECK(test::same_bits(ol, on));
   auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ol);
-  const auto res = reference::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
 }
@@ -317,7 +317,7 @@ void stencil_3d_twins_placed(int nz, int ny, int nx, int off) {
   exec.fence();
   CHECK(test::same_bits(bl, bn));  // the elements before the grid included: still poison in both
   auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ol);
-  const auto res = reference::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
 }

@@ -42,7 +42,7 @@ void check_gemm(GemmVariant v, int M, int N, int K, Scalar alpha, Scalar beta) {
   Kokkos::deep_copy(C, hC);
   gemm(Exec(), v, alpha, A, B, beta, C);
   auto out       = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
-  const auto res = reference::gemm<Scalar>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
+  const auto res = check::gemm<Scalar>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
 }
@@ -125,7 +125,7 @@ void check_same_bits_across_variants(int M, int N, int K) {
       // The additions inside one mma are in the hardware's order, a split's partial sums are added at the
       // end: equal to the others up to rounding only.
       auto out       = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
-      const auto res = reference::gemm<Scalar>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
+      const auto res = check::gemm<Scalar>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
       CAPTURE(res.worst);
       CHECK(res.bad == 0);
     } else {
@@ -155,7 +155,7 @@ void check_mma_blocking(int M, int N, int K) {
   Exec().fence();
   if (on_fp64_tensor_cores<Exec, double>()) {
     auto out       = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
-    const auto res = reference::gemm<double>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
+    const auto res = check::gemm<double>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
     CAPTURE(res.worst);
     CHECK(res.bad == 0);
   } else {
@@ -199,7 +199,7 @@ void check_split_k(int M, int N, int K, int splits) {
   detail::gemm_register_blocked<Blk>(Exec(), alpha, in.A, in.B, beta, C2, sp);
   Exec().fence();
   auto out       = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
-  const auto res = reference::gemm<Scalar>(M, N, K, alpha, in.hA.data(), in.hB.data(), beta, in.hC.data(), out.data());
+  const auto res = check::gemm<Scalar>(M, N, K, alpha, in.hA.data(), in.hB.data(), beta, in.hC.data(), out.data());
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
   CHECK(test::same_bits(C, C2));
@@ -252,7 +252,7 @@ void check_gemm_strided(GemmVariant v, int M, int N, int K, int pad, int off, Sc
   const auto b  = row_major(Kokkos::subview(hB, Kokkos::ALL, cols(N)));
   const auto c0 = row_major(Kokkos::subview(hC, Kokkos::ALL, cols(N)));
   const auto c  = row_major(Kokkos::subview(out, Kokkos::ALL, cols(N)));
-  const auto res = reference::gemm<Scalar>(M, N, K, alpha, a.data(), b.data(), beta, c0.data(), c.data());
+  const auto res = check::gemm<Scalar>(M, N, K, alpha, a.data(), b.data(), beta, c0.data(), c.data());
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
   std::size_t touched = 0;
@@ -282,7 +282,7 @@ void check_gemm_layout_left(GemmVariant v, int M, int N, int K) {
   gemm(Exec(), v, alpha, A, B, beta, C);
   auto out       = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
   const auto a   = row_major(hA), b = row_major(hB), c0 = row_major(hC), c = row_major(out);
-  const auto res = reference::gemm<Scalar>(M, N, K, alpha, a.data(), b.data(), beta, c0.data(), c.data());
+  const auto res = check::gemm<Scalar>(M, N, K, alpha, a.data(), b.data(), beta, c0.data(), c.data());
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
 }

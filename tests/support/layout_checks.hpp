@@ -189,7 +189,7 @@ std::vector<T> gemm_on(GemmVariant v, int M, int N, int K, Backend backend = Bac
   Exec().fence();
   std::size_t outside = 0;
   const std::vector<T> out = pc.get(&outside);
-  const auto res = reference::gemm<T>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
+  const auto res = check::gemm<T>(M, N, K, alpha, hA.data(), hB.data(), beta, hC.data(), out.data());
   CAPTURE(res.worst, outside);
   CHECK(res.bad == 0);
   CHECK(outside == 0);
@@ -251,7 +251,7 @@ std::vector<T> stencil3d_on(Stencil3DVariant v, int nz, int ny, int nx, Backend 
   Exec().fence();
   std::size_t outside = 0;
   const std::vector<T> out = po.get(&outside);
-  const auto res = reference::stencil_3d_7pt<T>(hin.data(), out.data(), nz, ny, nx, c0, c1);
+  const auto res = check::stencil_3d_7pt<T>(hin.data(), out.data(), nz, ny, nx, c0, c1);
   CAPTURE(res.worst, outside);
   CHECK(res.bad == 0);
   CHECK(outside == 0);
@@ -371,7 +371,7 @@ void rank1_layouts() {
           for (auto op : {ReduceOp::sum, ReduceOp::min, ReduceOp::max}) {
             CAPTURE(name(v), static_cast<int>(op));
             const T got    = reduce(Exec(), v, op, x);
-            const auto res = reference::reduce<T>(op, hx.data(), hx.size(), got, reduce_error_depth(Exec(), v, hx.size()));
+            const auto res = check::reduce<T>(op, hx.data(), hx.size(), got, reduce_error_depth(Exec(), v, hx.size()));
             CHECK(res.bad == 0);
           }
         // stencil_1d: both variants, in and out of this kind, against the reference
@@ -388,7 +388,7 @@ void rank1_layouts() {
           Exec().fence();
           std::size_t outside = 0;
           const auto got      = po.get(&outside);
-          const auto res      = reference::stencil_1d<T>(hx.data(), hw.data(), R, got.data(), n);
+          const auto res      = check::stencil_1d<T>(hx.data(), hw.data(), R, got.data(), n);
           CHECK(res.bad == 0);
           CHECK(outside == 0);
         }

@@ -46,7 +46,7 @@ void check_against(const Out& out, const View& ref, const HostIn& hin, const std
   Kokkos::deep_copy(got, out);
   CHECK(test::same_bits(got, ref));
   auto hout      = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got);
-  const auto res = scratchkit::reference::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
+  const auto res = scratchkit::check::stencil_3d_7pt<T>(hin.data(), hout.data(), nz, ny, nx, c[0], c[1]);
   CAPTURE(res.worst);
   CHECK(res.bad == 0);
 }

@@ -83,7 +83,7 @@ inline std::uint64_t case_seed(std::uint64_t a, std::uint64_t b = 0, std::uint64
   return h;
 }
 
-using reference::fill_random;  // seeded inputs: scratchkit/reference/random.hpp
+using check::fill_random;  // seeded inputs: scratchkit/reference/random.hpp
 
 /// A value no kernel writes: NaN for reals, a sentinel for integers.
 template <class T>

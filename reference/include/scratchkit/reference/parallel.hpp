@@ -19,7 +19,7 @@
 #endif
 
 namespace scratchkit {
-namespace reference {
+namespace check {
 namespace detail {
 
 /// Threads for host checks: the CPUs this process may run on (its affinity
@@ -72,5 +72,5 @@ void for_chunks(std::size_t n, std::size_t chunk, const F& f) {
 }
 
 }  // namespace detail
-}  // namespace reference
+}  // namespace check
 }  // namespace scratchkit

@@ -10,7 +10,7 @@
 #include <type_traits>
 
 namespace scratchkit {
-namespace reference {
+namespace check {
 
 /// Elements per independently seeded chunk of fill_random.
 constexpr std::size_t fill_chunk = std::size_t(1) << 20;
@@ -48,5 +48,5 @@ void fill_random(const HostView& v, std::uint64_t seed, long long lo = -1000, lo
   });
 }
 
-}  // namespace reference
+}  // namespace check
 }  // namespace scratchkit

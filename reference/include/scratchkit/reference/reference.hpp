@@ -20,7 +20,7 @@
 #include <vector>
 
 namespace scratchkit {
-namespace reference {
+namespace check {
 
 /// Outcome of one comparison: elements outside the bound and the worst
 /// error / bound ratio seen (<= 1 when everything passes).
@@ -176,7 +176,7 @@ Result stencil_1d(const T* in, const T* w, int R, const T* out, int n) {
   return detail::compare_chunks(static_cast<std::size_t>(n < 0 ? 0 : n), detail::check_chunk, part);
 }
 
-}  // namespace reference
+}  // namespace check
 }  // namespace scratchkit
 
 // ---------------------------------------------------------------------------
@@ -184,7 +184,7 @@ Result stencil_1d(const T* in, const T* w, int R, const T* out, int n) {
 #include <cstring>
 
 namespace scratchkit {
-namespace reference {
+namespace check {
 
 /// Checks one 7-point stencil step (Jacobi/heat) on nz x ny x nx arrays
 /// indexed (z*ny + y)*nx + x, x fastest.
@@ -235,5 +235,5 @@ Result stencil_3d_7pt(const T* in, const T* out, int nz, int ny, int nx, T c0, T
   return detail::compare_chunks(static_cast<std::size_t>(nz < 0 ? 0 : nz), per, planes);
 }
 
-}  // namespace reference
+}  // namespace check
 }  // namespace scratchkit

@@ -17,13 +17,14 @@
 #include "../examples/tutorial/common.hpp"
 
 // The tutorial's kernel files, each in a namespace of its own (their helpers share names), main
-// renamed; part 0 of this file the 2-D stencil, part 1 the others (perf/CMakeLists.txt).
+// renamed; part 0 of this file the user 3-D stencil, part 1 the tutorial's SGEMM and scan and heat3d,
+// part 2 the 2-D stencils (perf/CMakeLists.txt).
 #define main tutorial_main
-#if SCRATCHKIT_BENCH_PART == 0
+#if SCRATCHKIT_BENCH_PART == 2
 namespace tut_stencil2d {
 #include "../examples/tutorial/stencil2d.cpp"
 }
-#else
+#elif SCRATCHKIT_BENCH_PART == 1
 namespace tut_sgemm {
 #include "../examples/tutorial/sgemm.cpp"
 }
@@ -139,6 +140,7 @@ void add_user_3d(std::vector<Case>& cases, int n) {
   });
 }
 
+#elif SCRATCHKIT_BENCH_PART == 2
 // ---------------------------------------------------------------- user-style 2-D 5-point stencil
 /// out = w0 c + w1 west + w2 east + w3 north + w4 south, zero outside the grid: the tutorial's
 /// stencil2d in either layout and type, 32 x 8 blocks, the halo tile in scratch.
@@ -444,20 +446,24 @@ void add_user_cases(const Config& c, std::vector<Case>& cases) {
   add_user_3d<float, Kokkos::LayoutLeft>(cases, n3);
   add_user_3d<double, Kokkos::LayoutRight>(cases, n3);
   add_user_3d<double, Kokkos::LayoutLeft>(cases, n3);
-  const int n2 = host_full(c) ? 4096 : big ? 16384 : 1024;
-  add_user_2d<float, Kokkos::LayoutRight>(cases, n2, true);
-  add_user_2d<float, Kokkos::LayoutRight>(cases, n2, false);
-  add_user_2d<float, Kokkos::LayoutLeft>(cases, n2, false);
-  add_user_2d<double, Kokkos::LayoutRight>(cases, n2, false);
-  add_user_2d<double, Kokkos::LayoutLeft>(cases, n2, false);
+  add_user_2d_cases(c, cases);
   add_tutorial_cases(c, cases);
 }
-#else
+#elif SCRATCHKIT_BENCH_PART == 1
 void add_tutorial_cases(const Config& c, std::vector<Case>& cases) {
   const bool big = c.full;
   add_tutorial_sgemm(cases, host_full(c) ? 1024 : big ? 4096 : 256);
   add_tutorial_scan(cases, host_full(c) ? 24 : big ? 28 : 20);
   add_heat3d(cases, host_full(c) ? 192 : big ? 512 : 64);
+}
+#else
+void add_user_2d_cases(const Config& c, std::vector<Case>& cases) {
+  const int n2 = host_full(c) ? 4096 : c.full ? 16384 : 1024;
+  add_user_2d<float, Kokkos::LayoutRight>(cases, n2, true);
+  add_user_2d<float, Kokkos::LayoutRight>(cases, n2, false);
+  add_user_2d<float, Kokkos::LayoutLeft>(cases, n2, false);
+  add_user_2d<double, Kokkos::LayoutRight>(cases, n2, false);
+  add_user_2d<double, Kokkos::LayoutLeft>(cases, n2, false);
 }
 #endif
 

@@ -154,6 +154,7 @@ void add_histogram_cases(const Config&, std::vector<Case>&);
 void add_collectives_cases(const Config&, std::vector<Case>&);
 void add_user_cases(const Config&, std::vector<Case>&);
 void add_tutorial_cases(const Config&, std::vector<Case>&);  // bench_user.cpp's part 1
+void add_user_2d_cases(const Config&, std::vector<Case>&);  // bench_user.cpp's part 2
 void add_rajaperf_cases(const Config&, std::vector<Case>&);
 
 }  // namespace perf

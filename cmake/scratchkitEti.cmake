@@ -20,6 +20,7 @@ include_guard(GLOBAL)
 set(SCRATCHKIT_ETI_KERNELS
   "gemm|SCRATCHKIT_ETI_GEMM|kernels/gemm.hpp|float,double"
   "gemm_rb|SCRATCHKIT_ETI_GEMM_RB|kernels/gemm.hpp|float,double"
+  "gemm_rb_mma|SCRATCHKIT_ETI_GEMM_RB_MMA|kernels/gemm.hpp|double"
   "reduce|SCRATCHKIT_ETI_REDUCE|kernels/reduce.hpp|std::int32_t,std::int64_t,float,double"
   "stencil_1d|SCRATCHKIT_ETI_STENCIL_1D|kernels/stencil_1d.hpp|float,double"
   "stencil_3d|SCRATCHKIT_ETI_STENCIL_3D|kernels/stencil_3d.hpp|float,double"

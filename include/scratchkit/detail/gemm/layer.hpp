@@ -650,6 +650,27 @@ void gemm_register_blocked_few(const ExecSpace& exec, typename CV::non_const_val
   gemm_register_blocked<Blk>(exec, alpha, A, B, beta, C);
 }
 
+/// The FP64 tensor-core blockings (tiny_type, small_type, large_type) of double on a GPU, apart from
+/// gemm_register_blocked_default so that the library compiles them in a unit of their own (gemm_rb_mma,
+/// cmake/scratchkitEti.cmake). False where `kind` is none of them or the call is not double on a GPU.
+template <class ExecSpace, class AV, class BV, class CV>
+bool gemm_register_blocked_mma(const ExecSpace& exec, GemmBlockingKind kind, typename CV::non_const_value_type alpha,
+                               const AV& A, const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+  using Scalar = typename CV::non_const_value_type;
+  if constexpr (is_gpu_space<ExecSpace>::value && std::is_same<Scalar, double>::value) {
+    using D = GemmDefaultBlocking<Scalar>;
+    switch (kind) {
+      case GemmBlockingKind::tiny: gemm_register_blocked<typename D::tiny_type>(exec, alpha, A, B, beta, C); return true;
+      case GemmBlockingKind::small: gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C); return true;
+      case GemmBlockingKind::large: gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C); return true;
+      default: return false;
+    }
+  } else {
+    (void)exec, (void)kind, (void)alpha, (void)A, (void)B, (void)beta, (void)C;
+    return false;
+  }
+}
+
 /// GemmVariant::register_blocked with the default blocking of the type. On a GPU the blocking gemm_pick
 /// chooses for C's shape and the room of the launch path (gemm_layer_pick: few_type, split along K on
 /// CUDA, for products of few tiles; for double the FP64 tensor-core blockings tiny_type, small_type or
@@ -669,14 +690,7 @@ void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const
       gemm_register_blocked_few<typename D::few_type>(exec, alpha, A, B, beta, C, pick.split);
       return;
     }
-    if constexpr (std::is_same<Scalar, double>::value) {
-      switch (pick.blocking) {
-        case GemmBlockingKind::tiny: gemm_register_blocked<typename D::tiny_type>(exec, alpha, A, B, beta, C); return;
-        case GemmBlockingKind::small: gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C); return;
-        case GemmBlockingKind::large: gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C); return;
-        default: break;
-      }
-    }
+    if (gemm_register_blocked_mma(exec, pick.blocking, alpha, A, B, beta, C)) return;
   }
   gemm_register_blocked<Type>(exec, alpha, A, B, beta, C);
 }
@@ -751,14 +765,25 @@ void gemm_run(const ExecSpace& exec, GemmVariant variant, typename CV::non_const
                                                     scratchkit::detail::EtiView<T, 2, L, E>>(                      \
       const E&, T, const scratchkit::detail::EtiView<const T, 2, L, E>&,                                           \
       const scratchkit::detail::EtiView<const T, 2, L, E>&, T, const scratchkit::detail::EtiView<T, 2, L, E>&);
+/// The FP64 tensor-core blockings, in a unit of their own (double only).
+#define SCRATCHKIT_ETI_GEMM_RB_MMA(PREFIX, E, T, L)                                                                 \
+  PREFIX template bool                                                                                             \
+  scratchkit::detail::gemm_register_blocked_mma<E, scratchkit::detail::EtiView<const T, 2, L, E>,                  \
+                                                scratchkit::detail::EtiView<const T, 2, L, E>,                     \
+                                                scratchkit::detail::EtiView<T, 2, L, E>>(                          \
+      const E&, scratchkit::detail::GemmBlockingKind, T, const scratchkit::detail::EtiView<const T, 2, L, E>&,      \
+      const scratchkit::detail::EtiView<const T, 2, L, E>&, T, const scratchkit::detail::EtiView<T, 2, L, E>&);
 #if SCRATCHKIT_ETI
 #define SCRATCHKIT_ETI_GEMM_EXTERN(E, T, L) \
   SCRATCHKIT_ETI_GEMM_RB(extern, E, T, L)   \
   SCRATCHKIT_ETI_GEMM(extern, E, T, L)
+#define SCRATCHKIT_ETI_GEMM_MMA_EXTERN(E, T, L) SCRATCHKIT_ETI_GEMM_RB_MMA(extern, E, T, L)
 #define SCRATCHKIT_ETI_GEMM_SPACE(E)                       \
   SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_GEMM_EXTERN, E, float) \
-  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_GEMM_EXTERN, E, double)
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_GEMM_EXTERN, E, double) \
+  SCRATCHKIT_ETI_LAYOUTS(SCRATCHKIT_ETI_GEMM_MMA_EXTERN, E, double)
 SCRATCHKIT_ETI_SPACES(SCRATCHKIT_ETI_GEMM_SPACE)
 #undef SCRATCHKIT_ETI_GEMM_SPACE
+#undef SCRATCHKIT_ETI_GEMM_MMA_EXTERN
 #undef SCRATCHKIT_ETI_GEMM_EXTERN
 #endif

@@ -14,7 +14,7 @@
 # space's kernels are compiled and run by the Serial and OpenMP lines), SCRATCHKIT_HIP_OPT (the
 # optimisation level of the library and test units: default 0 with SCRATCHKIT_HIP_TESTS=units,
 # where nothing runs and -O0 compiles the kernels through the same front end and AMDGPU code
-# generation in a third of the time; otherwise the Release build's), CMAKE_ARGS.
+# generation, quicker; otherwise the Release build's), CMAKE_ARGS.
 # Without hipcc (apt-get install hipcc: Debian 12 main) or without the Kokkos tarball the line
 # prints "SKIPPED" with the reason and exits 0; every other failure exits non-zero.
 set -euo pipefail

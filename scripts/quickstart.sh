@@ -154,8 +154,8 @@ else
     echo "quickstart: no nvcc (PATH, /usr/local/cuda/bin, CUDACXX): the native CUDA kernels are not built"
   fi
   # The test units at -O1 (SCRATCHKIT_TEST_OPT_LEVEL), and the library's kernels they check too
-  # (SCRATCHKIT_LIBRARY_OPT_LEVEL): the same IEEE arithmetic as -O3 (no fast-math) in about half the
-  # compile time; the bench and examples keep Release's -O3, as `main` does everywhere.
+  # (SCRATCHKIT_LIBRARY_OPT_LEVEL): the same IEEE arithmetic as -O3 (no fast-math), quicker to
+  # compile; the bench and examples keep Release's -O3, as `main` does everywhere.
   configure_and_build "$dir" -DSCRATCHKIT_ENABLE_TESTS=ON -DSCRATCHKIT_ENABLE_BOUNDS_CHECK=ON \
     -DSCRATCHKIT_ENABLE_MPI=ON -DBUILD_SHARED_LIBS=ON -DSCRATCHKIT_TEST_OPT_LEVEL=1 \
     -DSCRATCHKIT_LIBRARY_OPT_LEVEL=1 "${cuda[@]}"

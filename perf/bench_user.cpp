@@ -63,23 +63,41 @@ KOKKOS_INLINE_FUNCTION decltype(auto) at2(const View& v, int y, int x) {
 
 #if SCRATCHKIT_BENCH_PART == 0
 // ---------------------------------------------------------------- user-style 3-D 7-point stencil
-/// A CUDA user's 3-D stencil on the layer: 32 x 4 x 4 blocks, a (BZ+2)(BY+2)(BX+2) halo tile loaded
-/// by a strided loop over the block's threads, one point per thread; boundary points copied.
-template <class T, class View>
-void user_stencil_3d(const View& in, const View& out, T c0, T c1) {
-  constexpr int BX = 32, BY = 4, BZ = 4, PX = BX + 2, PY = BY + 2, TILE = PX * PY * (BZ + 2), NT = BX * BY * BZ;
-  using Tile  = SharedArray<T, TILE>;
-  const int n = static_cast<int>(in.extent(0));
-  auto p = LaunchParams({ceil_div(n, BX), ceil_div(n, BY), ceil_div(n, BZ)}, {BX, BY, BZ}).uses<Tile>();
-  launch(Exec(), "bench::user_stencil_3d", p, KOKKOS_LAMBDA(const LBlock& b) {
-    Tile s(b);
-    const Dim3 o = b.grid_origin();
+/// The halo tile's load: a strided loop over the block's threads, as a CUDA user writes it, or
+/// (Stride) the layer's block_stride over the tile's box (outside the kernel's lambda: nvcc refuses
+/// an extended lambda whose first capture is in an if constexpr).
+template <bool Stride, int BX, int BY, int BZ, class Tile, class View>
+KOKKOS_INLINE_FUNCTION void load_tile_3d(const LBlock& b, Tile& s, const View& in, const Dim3& o, int n) {
+  using T              = typename View::non_const_value_type;
+  constexpr int PX = BX + 2, PY = BY + 2, TILE = PX * PY * (BZ + 2), NT = BX * BY * BZ;
+  if constexpr (Stride) {
+    b.block_stride(Dim3(PX, PY, BZ + 2), [&](int x, int y, int z) {
+      const int gx = o.x + x - 1, gy = o.y + y - 1, gz = o.z + z - 1;
+      s[(z * PY + y) * PX + x] = gx >= 0 && gx < n && gy >= 0 && gy < n && gz >= 0 && gz < n ? at3(in, gz, gy, gx) : T(0);
+    });
+  } else {
     b.threads([&](const Thread& t) {
       for (int i = t.rank; i < TILE; i += NT) {
         const int gx = o.x + i % PX - 1, gy = o.y + i / PX % PY - 1, gz = o.z + i / (PX * PY) - 1;
         s[i] = gx >= 0 && gx < n && gy >= 0 && gy < n && gz >= 0 && gz < n ? at3(in, gz, gy, gx) : T(0);
       }
     });
+  }
+}
+
+/// A CUDA user's 3-D stencil on the layer: 32 x 4 x 4 blocks, a (BZ+2)(BY+2)(BX+2) halo tile loaded
+/// by a strided loop over the block's threads (Stride: the layer's block_stride over the tile's
+/// box instead), one point per thread; boundary points copied.
+template <class T, bool Stride, class View>
+void user_stencil_3d(const View& in, const View& out, T c0, T c1) {
+  constexpr int BX = 32, BY = 4, BZ = 4, PX = BX + 2, PY = BY + 2, TILE = PX * PY * (BZ + 2);
+  using Tile  = SharedArray<T, TILE>;
+  const int n = static_cast<int>(in.extent(0));
+  auto p = LaunchParams({ceil_div(n, BX), ceil_div(n, BY), ceil_div(n, BZ)}, {BX, BY, BZ}).uses<Tile>();
+  launch(Exec(), "bench::user_stencil_3d", p, KOKKOS_LAMBDA(const LBlock& b) {
+    Tile s(b);
+    const Dim3 o = b.grid_origin();
+    load_tile_3d<Stride, BX, BY, BZ>(b, s, in, o, n);
     sync_threads(b);
     b.threads([&](const Thread& t) {
       if (t.gx >= n || t.gy >= n || t.gz >= n) return;
@@ -131,9 +149,16 @@ void add_user_3d(std::vector<Case>& cases, int n) {
   k.prepare = poison;
   k.run     = [data, c0, c1] {
     auto d = data();
-    user_stencil_3d<T>(d->in, d->out, c0, c1);
+    user_stencil_3d<T, false>(d->in, d->out, c0, c1);
   };
   k.check = check;
+  Case ks    = k;
+  ks.variant = "halo_tile_32x4x4_block_stride";
+  ks.run     = [data, c0, c1] {
+    auto d = data();
+    user_stencil_3d<T, true>(d->in, d->out, c0, c1);
+  };
+  cases.push_back(ks);
   add_with_plain(cases, k, "mdrange", [data, c0, c1] {
     auto d = data();
     plain::stencil_3d_7pt(Exec(), d->in, d->out, c0, c1);
@@ -142,11 +167,35 @@ void add_user_3d(std::vector<Case>& cases, int n) {
 
 #elif SCRATCHKIT_BENCH_PART == 2
 // ---------------------------------------------------------------- user-style 2-D 5-point stencil
+/// The 2-D halo tile's and the weights' load, as load_tile_3d.
+template <bool Stride, int BX, int BY, class Tile, class W, class View, class WView>
+KOKKOS_INLINE_FUNCTION void load_tile_2d(const LBlock& b, Tile& tile, W& w, const View& in, const WView& w5,
+                                         const Dim3& o, int ny, int nx) {
+  using T          = typename View::non_const_value_type;
+  constexpr int P = BX + 2, TILE = P * (BY + 2), NT = BX * BY;
+  if constexpr (Stride) {
+    b.block_stride(5, [&](int i) { w[i] = w5(i); });
+    b.block_stride(Dim3(P, BY + 2), [&](int x, int y, int) {
+      const int gy = o.y + y - 1, gx = o.x + x - 1;
+      tile[y * P + x] = gy >= 0 && gy < ny && gx >= 0 && gx < nx ? at2(in, gy, gx) : T(0);
+    });
+  } else {
+    b.threads([&](const Thread& t) {
+      if (t.rank < 5) w[t.rank] = w5(t.rank);
+      for (int i = t.rank; i < TILE; i += NT) {
+        const int gy = o.y + i / P - 1, gx = o.x + i % P - 1;
+        tile[i] = gy >= 0 && gy < ny && gx >= 0 && gx < nx ? at2(in, gy, gx) : T(0);
+      }
+    });
+  }
+}
+
 /// out = w0 c + w1 west + w2 east + w3 north + w4 south, zero outside the grid: the tutorial's
-/// stencil2d in either layout and type, 32 x 8 blocks, the halo tile in scratch.
-template <class T, class View, class WView>
+/// stencil2d in either layout and type, 32 x 8 blocks, the halo tile in scratch (Stride: loaded by
+/// the layer's block_stride over the tile's box instead of a strided loop over the threads).
+template <class T, bool Stride, class View, class WView>
 void user_stencil_2d(const View& in, const WView& w5, const View& out) {
-  constexpr int BX = 32, BY = 8, P = BX + 2, TILE = P * (BY + 2), NT = BX * BY;
+  constexpr int BX = 32, BY = 8, P = BX + 2, TILE = P * (BY + 2);
   using Tile   = SharedArray<T, TILE>;
   using W      = SharedArray<T, 5>;
   const int ny = static_cast<int>(plain::right_v<View> ? in.extent(0) : in.extent(1));
@@ -156,13 +205,7 @@ void user_stencil_2d(const View& in, const WView& w5, const View& out) {
     Tile tile(b);
     W w(b);
     const Dim3 o = b.grid_origin();
-    b.threads([&](const Thread& t) {
-      if (t.rank < 5) w[t.rank] = w5(t.rank);
-      for (int i = t.rank; i < TILE; i += NT) {
-        const int gy = o.y + i / P - 1, gx = o.x + i % P - 1;
-        tile[i] = gy >= 0 && gy < ny && gx >= 0 && gx < nx ? at2(in, gy, gx) : T(0);
-      }
-    });
+    load_tile_2d<Stride, BX, BY>(b, tile, w, in, w5, o, ny, nx);
     sync_threads(b);
     b.threads([&](const Thread& t) {
       if (t.gy >= ny || t.gx >= nx) return;
@@ -260,9 +303,18 @@ void add_user_2d(std::vector<Case>& cases, int n, bool tutorial) {
   if (!tutorial)
     k.run = [data] {
       auto d = data();
-      user_stencil_2d<T>(d->in, d->w, d->out);
+      user_stencil_2d<T, false>(d->in, d->w, d->out);
     };
   k.check = check;
+  if (!tutorial) {
+    Case ks    = k;
+    ks.variant = "halo_tile_32x8_block_stride";
+    ks.run     = [data] {
+      auto d = data();
+      user_stencil_2d<T, true>(d->in, d->w, d->out);
+    };
+    cases.push_back(ks);
+  }
   add_with_plain(cases, k, "range_rows", [data] {
     auto d = data();
     plain_stencil_2d<T>(d->in, d->w, d->out);

@@ -314,6 +314,51 @@ TEMPLATE_LIST_TEST_CASE("threads(box, f) runs the logical threads inside the box
   }
 }
 
+namespace {
+// block_stride over `ext` in blocks of `block` threads: each point of the box adds 1 to its slot of
+// `out` (block, point) and writes its coordinates to a scratch slot; a second phase, after the
+// barrier, adds 1000 x (1 + the coordinates read back) for every point (by a block-stride loop too).
+template <class Exec>
+void strided_cover(const Kokkos::View<int**, typename Exec::memory_space>& out, Dim3 block, Dim3 ext) {
+  using B = Block<Exec>;
+  using A = SharedArray<int, 1024>;
+  launch(Exec(), "test::block_stride", LaunchParams(Dim3(2, 1, 1), block).uses<A>(), KOKKOS_LAMBDA(const B& b) {
+    A a(b);
+    const int blk = b.block_idx().x;
+    b.block_stride(ext, [&](int x, int y, int z) {
+      const int i = x + ext.x * (y + ext.y * z);
+      out(blk, i) += 1;
+      a[i] = x + 10 * y + 100 * z;
+    });
+    sync_threads(b);
+    b.block_stride(static_cast<int>(ext.count()), [&](int i) { out(blk, i) += 1000 * (a[i] + 1); });
+  });
+  Exec().fence();
+}
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("block_stride(extent, f) covers every point of the box once, larger or smaller than the block",
+                        "[layer][block][block_stride]", test::Spaces) {
+  using Exec = TestType;
+  struct Case { Dim3 block, ext; };
+  for (const Case c : {Case{Dim3(32, 4, 4), Dim3(34, 6, 5)}, Case{Dim3(64), Dim3(1000)}, Case{Dim3(8, 8), Dim3(10, 10)},
+                       Case{Dim3(16, 16), Dim3(5, 3)}, Case{Dim3(7, 3), Dim3(9, 5, 3)}, Case{Dim3(32), Dim3(0, 4)},
+                       Case{Dim3(128), Dim3(1, 1, 1)}}) {
+    const int n = static_cast<int>(c.ext.count());
+    CAPTURE(Exec::name(), c.block.x, c.block.y, c.block.z, c.ext.x, c.ext.y, c.ext.z);
+    Kokkos::View<int**, typename Exec::memory_space> out("out", 2, n > 0 ? n : 1);
+    strided_cover<Exec>(out, c.block, c.ext);
+    auto h  = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    int bad = 0;
+    for (int blk = 0; blk < 2; ++blk)
+      for (int i = 0; i < n; ++i) {
+        const int x = i % c.ext.x, y = (i / c.ext.x) % c.ext.y, z = i / (c.ext.x * c.ext.y);
+        bad += h(blk, i) != 1 + 1000 * (x + 10 * y + 100 * z + 1);
+      }
+    CHECK(bad == 0);
+  }
+}
+
 TEMPLATE_LIST_TEST_CASE("SharedArray::shape views the array row-major from its offset", "[layer][shared_array][shape]",
                         test::Spaces) {
   using Exec = TestType;

@@ -76,6 +76,46 @@ TEST_CASE("Checker: a race can be thrown as an error", "[checker][race]") {
                   ScratchRaceError);
 }
 
+TEST_CASE("Checker: block_stride's points run on the thread a GPU gives them", "[checker][race][block_stride]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  using B = Block<HostExec>;
+  using S = SharedArray<int, 200>;
+  Kokkos::View<int*, HostExec::memory_space> out("out", 200);
+  // A 200-point load by 64 threads, read back after a barrier: clean.
+  ScratchCheckReport clean;
+  launch(HostExec(), "checker::block_stride", LaunchParams(Dim3(1), Dim3(64)).uses<S>().check_scratch(ScratchCheck().quiet().into(&clean)),
+         KOKKOS_LAMBDA(const B& b) {
+           S s(b);
+           b.block_stride(200, [&](int i) { s[i] = i; });
+           sync_threads(b);
+           b.block_stride(200, [&](int i) { out(i) = s[199 - i]; });
+         });
+  CHECK(clean.races == 0);
+  CHECK(clean.clean());
+  // Without the barrier, point i reads what point 199 - i wrote: a race where the two points are on
+  // different threads (i % 64 != (199 - i) % 64), none where they share one.
+  ScratchCheckReport racy;
+  launch(HostExec(), "checker::block_stride_racy", LaunchParams(Dim3(1), Dim3(64)).uses<S>().check_scratch(ScratchCheck().quiet().into(&racy)),
+         KOKKOS_LAMBDA(const B& b) {
+           S s(b);
+           b.block_stride(200, [&](int i) { s[i] = i; });
+           b.block_stride(200, [&](int i) { out(i) = s[199 - i]; });
+         });
+  int want = 0;
+  for (int i = 0; i < 200; ++i) want += i % 64 != (199 - i) % 64;
+  CHECK(want > 0);
+  CHECK(racy.races == want);
+  // A 2-D box: point (x, y) on thread (x + 10 y) % 64; each writes its own slot: clean, one phase.
+  ScratchCheckReport box;
+  launch(HostExec(), "checker::block_stride_box", LaunchParams(Dim3(1), Dim3(8, 8)).uses<S>().check_scratch(ScratchCheck().quiet().into(&box)),
+         KOKKOS_LAMBDA(const B& b) {
+           S s(b);
+           b.block_stride(Dim3(10, 20), [&](int x, int y, int) { s[x + 10 * y] = x; });
+         });
+  CHECK(box.races == 0);
+  CHECK(box.phases == 1);
+}
+
 TEST_CASE("Checker: a read of an element no thread wrote is reported", "[checker][uninit]") {
   SCRATCHKIT_REQUIRE_CHECKER();
   const ScratchCheckReport r = K::uninitialised_read(false);

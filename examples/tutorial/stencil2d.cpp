@@ -17,12 +17,10 @@ void stencil2d_layer(const Grid& in, const Weights& w5, const Grid& out, int bx,
   launch(Exec(), "tutorial::stencil2d", p, KOKKOS_LAMBDA(const Block& b) {
     const auto tile = tile_part.get(b), w = w_part.get(b);
     const int x0 = b.block_idx().x * bx, y0 = b.block_idx().y * by;
-    b.threads([&](const Thread& t) {
-      if (t.rank < 5) w[t.rank] = w5(t.rank);
-      for (int i = t.rank; i < (by + 2) * pitch; i += bx * by) {
-        const int gy = y0 + i / pitch - 1, gx = x0 + i % pitch - 1;
-        tile[i] = gy >= 0 && gy < ny && gx >= 0 && gx < nx ? in(gy, gx) : 0.0f;
-      }
+    b.block_stride(5, [&](int i) { w[i] = w5(i); });  // the block's threads share the loads
+    b.block_stride({pitch, by + 2}, [&](int x, int y, int) {
+      const int gy = y0 + y - 1, gx = x0 + x - 1;
+      tile[y * pitch + x] = gy >= 0 && gy < ny && gx >= 0 && gx < nx ? in(gy, gx) : 0.0f;
     });
     sync_threads(b);
     b.threads([&](const Thread& t) {

@@ -311,6 +311,65 @@ class Block {
     leave_threads();
   }
 
+  /// `void block_stride(Dim3 extent, const F& f) const`, f callable as `f(int x, int y, int z)`:
+  /// the block's threads cover the points of an extent.x x extent.y x extent.z box, each point
+  /// once (CUDA's block-stride loop `for (int i = threadIdx.x; i < n; i += blockDim.x)`, Kokkos'
+  /// TeamThreadMDRange): point i = x + extent.x * (y + extent.y * z) goes to logical thread
+  /// i % num_threads(), so the box may be larger or smaller than the block (a halo tile's load).
+  /// A phase, as threads(f): no point may depend on another's writes in it, and it is called
+  /// from the kernel body. On host backends with one team member per block the points run x
+  /// row by x row, a unit-stride loop the compiler can vectorise; under the scratch checker,
+  /// each point is recorded as the logical thread a GPU runs it on.
+  /// \code
+  /// b.block_stride(Dim3(BX + 2, BY + 2), [&](int x, int y, int) { tile(y, x) = in(y0 + y, x0 + x); });
+  /// \endcode
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void block_stride(const Dim3& extent, const F& f) const {
+    enter_threads();
+    const int ex = extent.x < 0 ? 0 : extent.x, ey = extent.y < 0 ? 0 : extent.y, ez = extent.z < 0 ? 0 : extent.z;
+    if constexpr (is_gpu) {
+      const int n = ex * ey * ez, exy = ex * ey;
+      for (int i = m_self.rank; i < n; i += m_nthreads) {
+        const int z = i / exy, r = i - z * exy, y = r / ex;
+        f(r - y * ex, y, z);
+      }
+    } else {
+      if (m_team.team_size() == 1 && !SCRATCHKIT_SCRATCH_RECORDING()) {
+        for (int z = 0; z < ez; ++z)
+          for (int y = 0; y < ey; ++y) {
+            SCRATCHKIT_HOST_IVDEP
+            for (int x = 0; x < ex; ++x) f(x, y, z);
+          }
+      } else {
+        // Each point on the logical thread a GPU runs it on (the checker sees the GPU's
+        // accesses); team members own whole warps, as in threads(f).
+        const long long n = static_cast<long long>(ex) * ey * ez, exy = static_cast<long long>(ex) * ey;
+        const int ws = m_geo.warp, ts = m_team.team_size();
+        for (int w0 = m_team.team_rank() * ws; w0 < m_nthreads; w0 += ts * ws) {
+          const int w1 = w0 + ws < m_nthreads ? w0 + ws : m_nthreads;
+          for (int r = w0; r < w1; ++r) {
+            SCRATCHKIT_SCRATCH_BEGIN_THREAD(r);
+            for (long long i = r; i < n; i += m_nthreads) {
+              const int z = static_cast<int>(i / exy), rem = static_cast<int>(i - z * exy), y = rem / ex;
+              f(rem - y * ex, y, z);
+            }
+            SCRATCHKIT_SCRATCH_END_THREAD();
+          }
+        }
+      }
+    }
+    leave_threads();
+  }
+  /// `void block_stride(int n, const F& f) const`, f callable as `f(int i)`: the 1-D form, i in
+  /// [0, n), point i on logical thread i % num_threads().
+  /// \code
+  /// b.block_stride(TILE, [&](int i) { s[i] = in(base + i); });
+  /// \endcode
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void block_stride(int n, const F& f) const {
+    block_stride(Dim3(n, 1, 1), [&](int x, int, int) { f(x); });
+  }
+
   /// `void once(const F& f) const`, f callable as `f()`, with no argument (its result
   /// ignored): runs f once per block, as logical thread 0 (CUDA's `if (threadIdx.x == 0)`).
   /// Unlike threads(f), f takes no Thread (a callable that takes one is refused by a

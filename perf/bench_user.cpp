@@ -17,8 +17,8 @@
 #include "../examples/tutorial/common.hpp"
 
 // The tutorial's kernel files, each in a namespace of its own (their helpers share names), main
-// renamed; part 0 of this file the user 3-D stencil, part 1 the tutorial's SGEMM and scan and heat3d,
-// part 2 the 2-D stencils (perf/CMakeLists.txt).
+// renamed; parts 0 and 3 of this file the user 3-D stencil (float, double), part 1 the tutorial's SGEMM
+// and scan and heat3d, parts 2 and 4 the 2-D stencils (float with the tutorial's, double; perf/CMakeLists.txt).
 #define main tutorial_main
 #if SCRATCHKIT_BENCH_PART == 2
 namespace tut_stencil2d {
@@ -61,7 +61,7 @@ KOKKOS_INLINE_FUNCTION decltype(auto) at2(const View& v, int y, int x) {
     return v(x, y);
 }
 
-#if SCRATCHKIT_BENCH_PART == 0
+#if SCRATCHKIT_BENCH_PART == 0 || SCRATCHKIT_BENCH_PART == 3
 // ---------------------------------------------------------------- user-style 3-D 7-point stencil
 /// The halo tile's load: a strided loop over the block's threads, as a CUDA user writes it, or
 /// (Stride) the layer's block_stride over the tile's box (outside the kernel's lambda: nvcc refuses
@@ -165,7 +165,7 @@ void add_user_3d(std::vector<Case>& cases, int n) {
   });
 }
 
-#elif SCRATCHKIT_BENCH_PART == 2
+#elif SCRATCHKIT_BENCH_PART == 2 || SCRATCHKIT_BENCH_PART == 4
 // ---------------------------------------------------------------- user-style 2-D 5-point stencil
 /// The 2-D halo tile's and the weights' load, as load_tile_3d.
 template <bool Stride, int BX, int BY, class Tile, class W, class View, class WView>
@@ -256,6 +256,8 @@ bool check_stencil_2d(const T* in, const T* out, const std::vector<T>& w, int ny
   return true;
 }
 
+int user_2d_size(const Config& c) { return host_full(c) ? 4096 : c.full ? 16384 : 1024; }
+
 /// Rows of the 2-D stencil: `tutorial` runs examples/tutorial's own stencil2d_layer (float,
 /// LayoutRight), otherwise user_stencil_2d.
 template <class T, class Layout>
@@ -293,6 +295,7 @@ void add_user_2d(std::vector<Case>& cases, int n, bool tutorial) {
   k.bytes   = 2.0 * n * n * sizeof(T);
   k.flops   = 9.0 * n * n;
   k.prepare = poison;
+#if SCRATCHKIT_BENCH_PART == 2
   if constexpr (std::is_same<T, float>::value && std::is_same<Layout, Kokkos::LayoutRight>::value) {
     if (tutorial)
       k.run = [data] {
@@ -300,6 +303,7 @@ void add_user_2d(std::vector<Case>& cases, int n, bool tutorial) {
         tut_stencil2d::stencil2d_layer(d->in, d->w, d->out, 32, 8);
       };
   }
+#endif
   if (!tutorial)
     k.run = [data] {
       auto d = data();
@@ -491,15 +495,22 @@ void add_heat3d(std::vector<Case>& cases, int n) {
 }  // namespace
 
 #if SCRATCHKIT_BENCH_PART == 0
+namespace {
+int user_3d_size(const Config& c) { return host_full(c) ? 256 : c.full ? 512 : 64; }
+}  // namespace
 void add_user_cases(const Config& c, std::vector<Case>& cases) {
-  const bool big = c.full;
-  const int n3   = host_full(c) ? 256 : big ? 512 : 64;
+  const int n3 = user_3d_size(c);
   add_user_3d<float, Kokkos::LayoutRight>(cases, n3);
   add_user_3d<float, Kokkos::LayoutLeft>(cases, n3);
+  add_user_3d_double_cases(c, cases, n3);
+  add_user_2d_cases(c, cases);
+  add_user_2d_double_cases(c, cases);
+  add_tutorial_cases(c, cases);
+}
+#elif SCRATCHKIT_BENCH_PART == 3
+void add_user_3d_double_cases(const Config&, std::vector<Case>& cases, int n3) {
   add_user_3d<double, Kokkos::LayoutRight>(cases, n3);
   add_user_3d<double, Kokkos::LayoutLeft>(cases, n3);
-  add_user_2d_cases(c, cases);
-  add_tutorial_cases(c, cases);
 }
 #elif SCRATCHKIT_BENCH_PART == 1
 void add_tutorial_cases(const Config& c, std::vector<Case>& cases) {
@@ -508,12 +519,16 @@ void add_tutorial_cases(const Config& c, std::vector<Case>& cases) {
   add_tutorial_scan(cases, host_full(c) ? 24 : big ? 28 : 20);
   add_heat3d(cases, host_full(c) ? 192 : big ? 512 : 64);
 }
-#else
+#elif SCRATCHKIT_BENCH_PART == 2
 void add_user_2d_cases(const Config& c, std::vector<Case>& cases) {
-  const int n2 = host_full(c) ? 4096 : c.full ? 16384 : 1024;
+  const int n2 = user_2d_size(c);
   add_user_2d<float, Kokkos::LayoutRight>(cases, n2, true);
   add_user_2d<float, Kokkos::LayoutRight>(cases, n2, false);
   add_user_2d<float, Kokkos::LayoutLeft>(cases, n2, false);
+}
+#else
+void add_user_2d_double_cases(const Config& c, std::vector<Case>& cases) {
+  const int n2 = user_2d_size(c);
   add_user_2d<double, Kokkos::LayoutRight>(cases, n2, false);
   add_user_2d<double, Kokkos::LayoutLeft>(cases, n2, false);
 }

@@ -154,7 +154,9 @@ void add_histogram_cases(const Config&, std::vector<Case>&);
 void add_collectives_cases(const Config&, std::vector<Case>&);
 void add_user_cases(const Config&, std::vector<Case>&);
 void add_tutorial_cases(const Config&, std::vector<Case>&);  // bench_user.cpp's part 1
-void add_user_2d_cases(const Config&, std::vector<Case>&);  // bench_user.cpp's part 2
+void add_user_2d_cases(const Config&, std::vector<Case>&);         // bench_user.cpp's part 2
+void add_user_3d_double_cases(const Config&, std::vector<Case>&, int n);  // bench_user.cpp's part 3
+void add_user_2d_double_cases(const Config&, std::vector<Case>&);  // bench_user.cpp's part 4
 void add_rajaperf_cases(const Config&, std::vector<Case>&);
 
 }  // namespace perf

@@ -83,7 +83,7 @@ TEST_CASE("Checker: block_stride's points run on the thread a GPU gives them", "
   Kokkos::View<int*, HostExec::memory_space> out("out", 200);
   // A 200-point load by 64 threads, read back after a barrier: clean.
   ScratchCheckReport clean;
-  launch(HostExec(), "checker::block_stride", LaunchParams(Dim3(1), Dim3(64)).uses<S>().check_scratch(ScratchCheck().quiet().into(&clean)),
+  launch(HostExec(), "checker::block_stride", K::checked(LaunchParams(Dim3(1), Dim3(64)).uses<S>(), &clean, false),
          KOKKOS_LAMBDA(const B& b) {
            S s(b);
            b.block_stride(200, [&](int i) { s[i] = i; });
@@ -95,7 +95,7 @@ TEST_CASE("Checker: block_stride's points run on the thread a GPU gives them", "
   // Without the barrier, point i reads what point 199 - i wrote: a race where the two points are on
   // different threads (i % 64 != (199 - i) % 64), none where they share one.
   ScratchCheckReport racy;
-  launch(HostExec(), "checker::block_stride_racy", LaunchParams(Dim3(1), Dim3(64)).uses<S>().check_scratch(ScratchCheck().quiet().into(&racy)),
+  launch(HostExec(), "checker::block_stride_racy", K::checked(LaunchParams(Dim3(1), Dim3(64)).uses<S>(), &racy, false),
          KOKKOS_LAMBDA(const B& b) {
            S s(b);
            b.block_stride(200, [&](int i) { s[i] = i; });
@@ -107,7 +107,7 @@ TEST_CASE("Checker: block_stride's points run on the thread a GPU gives them", "
   CHECK(racy.races == want);
   // A 2-D box: point (x, y) on thread (x + 10 y) % 64; each writes its own slot: clean, one phase.
   ScratchCheckReport box;
-  launch(HostExec(), "checker::block_stride_box", LaunchParams(Dim3(1), Dim3(8, 8)).uses<S>().check_scratch(ScratchCheck().quiet().into(&box)),
+  launch(HostExec(), "checker::block_stride_box", K::checked(LaunchParams(Dim3(1), Dim3(8, 8)).uses<S>(), &box, false),
          KOKKOS_LAMBDA(const B& b) {
            S s(b);
            b.block_stride(Dim3(10, 20), [&](int x, int y, int) { s[x + 10 * y] = x; });

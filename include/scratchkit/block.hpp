@@ -258,13 +258,7 @@ class Block {
               SCRATCHKIT_SCRATCH_END_THREAD();
             }
       } else {
-        // Team members own whole warps (member m runs warps m, m + ts, ...),
-        // so warp collectives stay within one member.
-        const int ws = m_geo.warp;
-        for (int w0 = m_team.team_rank() * ws; w0 < m_nthreads; w0 += ts * ws) {
-          const int w1 = w0 + ws < m_nthreads ? w0 + ws : m_nthreads;
-          for (int r = w0; r < w1; ++r) f(thread_of(r));
-        }
+        host_member_ranks([&](int r) { f(thread_of(r)); });
       }
     }
     leave_threads();
@@ -297,15 +291,10 @@ class Block {
       if (m_team.team_size() == 1) {
         host_rows(box, f);
       } else {
-        // Team members own whole warps, as in threads(f).
-        const int ws = m_geo.warp, ts = m_team.team_size();
-        for (int w0 = m_team.team_rank() * ws; w0 < m_nthreads; w0 += ts * ws) {
-          const int w1 = w0 + ws < m_nthreads ? w0 + ws : m_nthreads;
-          for (int r = w0; r < w1; ++r) {
-            const Thread t = thread_of(r);
-            if (t.x < box.x && t.y < box.y && t.z < box.z) f(t);
-          }
-        }
+        host_member_ranks([&](int r) {
+          const Thread t = thread_of(r);
+          if (t.x < box.x && t.y < box.y && t.z < box.z) f(t);
+        });
       }
     }
     leave_threads();
@@ -328,11 +317,7 @@ class Block {
     enter_threads();
     const int ex = extent.x < 0 ? 0 : extent.x, ey = extent.y < 0 ? 0 : extent.y, ez = extent.z < 0 ? 0 : extent.z;
     if constexpr (is_gpu) {
-      const int n = ex * ey * ez, exy = ex * ey;
-      for (int i = m_self.rank; i < n; i += m_nthreads) {
-        const int z = i / exy, r = i - z * exy, y = r / ex;
-        f(r - y * ex, y, z);
-      }
+      stride_points(m_self.rank, ex, ey, ez, f);
     } else {
       if (m_team.team_size() == 1 && !SCRATCHKIT_SCRATCH_RECORDING()) {
         for (int z = 0; z < ez; ++z)
@@ -341,21 +326,12 @@ class Block {
             for (int x = 0; x < ex; ++x) f(x, y, z);
           }
       } else {
-        // Each point on the logical thread a GPU runs it on (the checker sees the GPU's
-        // accesses); team members own whole warps, as in threads(f).
-        const long long n = static_cast<long long>(ex) * ey * ez, exy = static_cast<long long>(ex) * ey;
-        const int ws = m_geo.warp, ts = m_team.team_size();
-        for (int w0 = m_team.team_rank() * ws; w0 < m_nthreads; w0 += ts * ws) {
-          const int w1 = w0 + ws < m_nthreads ? w0 + ws : m_nthreads;
-          for (int r = w0; r < w1; ++r) {
-            SCRATCHKIT_SCRATCH_BEGIN_THREAD(r);
-            for (long long i = r; i < n; i += m_nthreads) {
-              const int z = static_cast<int>(i / exy), rem = static_cast<int>(i - z * exy), y = rem / ex;
-              f(rem - y * ex, y, z);
-            }
-            SCRATCHKIT_SCRATCH_END_THREAD();
-          }
-        }
+        // Each point on the logical thread a GPU runs it on (the checker sees the GPU's accesses).
+        host_member_ranks([&](int r) {
+          SCRATCHKIT_SCRATCH_BEGIN_THREAD(r);
+          stride_points(r, ex, ey, ez, f);
+          SCRATCHKIT_SCRATCH_END_THREAD();
+        });
       }
     }
     leave_threads();
@@ -472,6 +448,25 @@ class Block {
 #else
     return m_geo.host_nested_threads_loop;
 #endif
+  }
+  /// Host backends, several members: g(rank) for the ranks this member runs. Members own whole
+  /// warps (member m runs warps m, m + team size, ...), so warp collectives stay within one member.
+  template <class G>
+  KOKKOS_INLINE_FUNCTION void host_member_ranks(const G& g) const {
+    const int ws = m_geo.warp, ts = m_team.team_size();
+    for (int w0 = m_team.team_rank() * ws; w0 < m_nthreads; w0 += ts * ws) {
+      const int w1 = w0 + ws < m_nthreads ? w0 + ws : m_nthreads;
+      for (int r = w0; r < w1; ++r) g(r);
+    }
+  }
+  /// The points of an ex x ey x ez box that block_stride gives logical thread r: i = r, r + threads, ...
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void stride_points(int r, int ex, int ey, int ez, const F& f) const {
+    const int n = ex * ey * ez, exy = ex * ey;
+    for (int i = r; i < n; i += m_nthreads) {
+      const int z = i / exy, rem = i - z * exy, y = rem / ex;
+      f(rem - y * ex, y, z);
+    }
   }
   /// Host backends, one member: f for every thread of `box`, x row by x row.
   template <class F>

@@ -10,6 +10,11 @@
 
 #ifdef SCRATCHKIT_BENCH_HOST_BLAS
 #include <cblas.h>
+#include <cstdio>
+// OpenBLAS' own call, declared here: the cblas.h found may be another BLAS's header.
+extern "C" int openblas_get_num_threads(void);
+extern "C" int openblas_get_parallel(void);
+extern "C" char* openblas_get_config(void);
 #endif
 
 #include <limits>
@@ -164,6 +169,14 @@ void add(const Config& c, std::vector<Case>& cases, int n, bool default_only = f
 }  // namespace
 
 void add_gemm_cases(const Config& c, std::vector<Case>& cases) {
+#ifdef SCRATCHKIT_BENCH_HOST_BLAS
+  // The BLAS row's thread count as OpenBLAS reports it (perf/host_run.sh puts it in machine.txt).
+  if (plain_rows()) {
+    const int par = openblas_get_parallel();  // 0: sequential build, 1: pthreads, 2: OpenMP
+    std::fprintf(stderr, "# host BLAS: OpenBLAS %s, %d threads (%s)\n", openblas_get_config(),
+                 openblas_get_num_threads(), par == 0 ? "sequential build" : par == 1 ? "pthreads" : "OpenMP");
+  }
+#endif
   if (host_full(c) && !c.sweep) {
     // A CPU's full sizes: every variant at 1024^3; at 4096^3 (the BLAS target) float
     // LayoutRight, the default variant against plain Kokkos and the BLAS only (minutes, not hours).

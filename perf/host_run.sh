@@ -69,6 +69,7 @@ for set in "${sets[@]}"; do
     --benchmark_out_format=json --kokkos-print-configuration > "$tmp/bench.log" 2>&1 || {
       tail -20 "$tmp/bench.log" >&2; echo "host_run.sh: scratchkit-bench failed (log: $tmp/bench.log)" >&2; exit 1; }
   grep -m3 -E 'OpenMP|OMP_PROC_BIND|Kokkos Version' "$tmp/bench.log" | sed 's/^/kokkos: /' >> "$out/machine.txt" || true
+  grep -m1 '^# host BLAS:' "$tmp/bench.log" | sed 's/^# host BLAS: /host BLAS as run: /' >> "$out/machine.txt" || true
   echo "load after: $(uptime)" >> "$out/machine.txt"
   python3 "$src/perf/report.py" "$tmp/bench.json" --out "$tmp" --require-pass > "$tmp/report.log" || {
     tail -3 "$tmp/report.log" >&2; exit 1; }

@@ -38,7 +38,10 @@
 /// Host backends launch one team member per block; its block takes the
 /// same values as its threads would, in memory order (histogram_host_values):
 /// global_atomic still adds each counted value with one atomic, shared_atomic
-/// counts into its privatised bins without atomics and merges them as above.
+/// counts into its privatised bins without atomics and merges them as above
+/// up to histogram_small_bins bins; above, with several blocks, each block
+/// stores its bins in a row of the layer's workspace and a second pass sums
+/// the rows into counts (histogram_host_workspace, histogram_host_merge).
 /// Counts are exact integers, so every variant and backend gives the same
 /// counts; the binning itself is one expression (detail::histogram_bin),
 /// repeated verbatim in the native twin.
@@ -50,12 +53,14 @@
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/native_dispatch.hpp>
 #include <scratchkit/detail/vector_load.hpp>
+#include <scratchkit/detail/workspace.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/variants.hpp>
 #include <scratchkit/launch.hpp>
 
 #include <climits>
 #include <cstdint>
+#include <mutex>
 #include <sstream>
 #include <type_traits>
 
@@ -230,15 +235,30 @@ void histogram_global_atomic(const ExecSpace& exec, const Src& src, std::size_t 
                           });
 }
 
+/// Host backends: whether shared_atomic's blocks hand their bins to a second
+/// pass through the layer's workspace (histogram_host_merge) instead of adding
+/// them to counts with atomics. Above histogram_small_bins bins, a block's
+/// atomic merge costs an atomic and a cache line taken from another core for
+/// nearly every bin; the second pass reads each block's bins once, at unit
+/// stride (docs/performance.md, "On a CPU").
+/// Not above 256 MiB of workspace: the blocks' scratch already holds as much.
+template <class ExecSpace>
+bool histogram_host_workspace(const HistogramPlan& plan) {
+  const double bytes = 4.0 * plan.blocks * plan.chunks * plan.chunk_bins;
+  return !is_gpu_space<ExecSpace>::value && !plan.small && plan.blocks > 1 && bytes <= 268435456.0;
+}
+
 /// shared_atomic's host path for bins [k0, k0 + kn) of block bc: the same
 /// privatised bins, zeroed, counted without atomics (one member), value q of a
-/// run into copy q % copies, then every non-zero bin added to counts with one
-/// atomic (a plain add where the block is its chunk's only one), starting at
-/// the block's own offset so that blocks merge different bins at once.
+/// run into copy q % copies. Then, with a workspace row `row`
+/// (histogram_host_workspace), the block's kn bins are stored there; without,
+/// every non-zero bin is added to counts with one atomic (a plain add where
+/// the block is its chunk's only one), starting at the block's own offset so
+/// that blocks merge different bins at once.
 template <class Bk, class B_t, class Src, class C, class CountsView>
 KOKKOS_INLINE_FUNCTION void histogram_shared_host(std::uint32_t* h, const Src& src, std::size_t n, std::size_t head,
                                                   int bc, int blocks, const HistogramBins<C>& hb, int k0, int kn,
-                                                  int copies, const CountsView& counts) {
+                                                  int copies, const CountsView& counts, std::uint32_t* row) {
   if constexpr (!B_t::is_gpu) {  // never called on a GPU (host_direct): nothing compiled for the device
     for (int j = 0; j < kn * copies; ++j) h[j] = 0;
     const int cm = copies - 1;  // copies is a power of two
@@ -252,6 +272,14 @@ KOKKOS_INLINE_FUNCTION void histogram_shared_host(std::uint32_t* h, const Src& s
         [&](int j) {
           if (j >= 0) h[j] += 1;
         });
+    if (row != nullptr) {
+      for (int j = 0; j < kn; ++j) {
+        std::uint32_t v = 0;
+        for (int c = 0; c < copies; ++c) v += h[j * copies + c];
+        row[j] = v;
+      }
+      return;
+    }
     const int start = static_cast<int>(static_cast<long long>(kn) * bc / blocks);
     for (int i = 0; i < kn; ++i) {
       const int j = start + i < kn ? start + i : start + i - kn;
@@ -264,6 +292,32 @@ KOKKOS_INLINE_FUNCTION void histogram_shared_host(std::uint32_t* h, const Src& s
         Kokkos::atomic_add(&counts(k0 + j), v);
     }
   }
+}
+
+/// The second pass of histogram_host_workspace: counts(k) = the sum over
+/// the blocks of k's chunk of their rows' counter k - k0. Each iteration takes
+/// a segment of bins of one chunk and adds the blocks' rows at unit stride.
+template <class ExecSpace, class CountsView>
+void histogram_host_merge(const ExecSpace& exec, const std::uint32_t* ws, int blocks, int chunk, int nb,
+                          const CountsView& counts) {
+  constexpr int seg = 1024;
+  const int per_chunk = (chunk + seg - 1) / seg;
+  const int chunks    = (nb + chunk - 1) / chunk;
+  Kokkos::parallel_for(
+      "scratchkit::histogram_host_merge", Kokkos::RangePolicy<ExecSpace>(exec, 0, chunks * per_chunk),
+      KOKKOS_LAMBDA(int i) {
+        const int c = i / per_chunk, k0 = c * chunk, j0 = (i - c * per_chunk) * seg;
+        const int kn = nb - k0 < chunk ? nb - k0 : chunk;
+        const int j1 = j0 + seg < kn ? j0 + seg : kn;
+        std::uint32_t acc[seg];
+        const std::uint32_t* r = ws + static_cast<std::size_t>(c) * blocks * chunk;
+        for (int j = j0; j < j1; ++j) acc[j - j0] = r[j];
+        for (int q = 1; q < blocks; ++q) {
+          r += chunk;
+          for (int j = j0; j < j1; ++j) acc[j - j0] += r[j];
+        }
+        for (int j = j0; j < j1; ++j) counts(k0 + j) = acc[j - j0];
+      });
 }
 
 template <class Bk, class ExecSpace, class Src, class CountsView>
@@ -281,6 +335,16 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
                      .shared_mem_bytes(plan.shared_bytes)
                      .fallback(kernel_fallback<ExecSpace>)  // host: the bins of a chunk may be over level 0
                      .host_team_size(1);
+  // Host, histogram_host_workspace: block r's bins go to row r (chunk counters) of the workspace.
+  const bool merge = histogram_host_workspace<ExecSpace>(plan);
+  using Space      = typename ExecSpace::memory_space;
+  std::unique_lock<std::mutex> held(Workspace<Space>::mutex(), std::defer_lock);
+  std::uint32_t* ws = nullptr;
+  if (merge) {
+    held.lock();
+    ws = reinterpret_cast<std::uint32_t*>(Workspace<Space>::get(static_cast<std::size_t>(blocks) * plan.chunks *
+                                                                chunk * sizeof(std::uint32_t)));
+  }
   auto body = KOKKOS_LAMBDA(const B_t& b) {
     auto h       = DynamicSharedArray<std::uint32_t>::offset(b, 0, static_cast<std::size_t>(chunk) * copies);
     const int c  = b.block_idx().x / blocks;      // chunk of bins of this block
@@ -288,7 +352,8 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
     const int k0 = c * chunk;
     const int kn = nb - k0 < chunk ? nb - k0 : chunk;
     if (host_direct(b)) {  // not `if constexpr`: nvcc refuses an extended lambda's first capture inside one
-      histogram_shared_host<Bk, B_t>(h.data(), src, n, head, bc, blocks, hb, k0, kn, copies, counts);
+      histogram_shared_host<Bk, B_t>(h.data(), src, n, head, bc, blocks, hb, k0, kn, copies, counts,
+                                     ws != nullptr ? ws + static_cast<std::size_t>(b.block_idx().x) * chunk : nullptr);
       return;
     }
     b.threads([&](const Thread& t) {
@@ -304,11 +369,16 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
       });
     });
     sync_threads(b);
+    // Host with a workspace (teams of several members, or under the checker): the block's row, as above.
+    std::uint32_t* row = ws != nullptr ? ws + static_cast<std::size_t>(b.block_idx().x) * chunk : nullptr;
     b.threads([&](const Thread& t) {
       for (int j = t.rank; j < kn; j += BS) {
         std::uint32_t v = 0;
         for (int q = 0; q < copies; ++q) v += h[j * copies + q];
-        if (v != 0) Kokkos::atomic_add(&counts(k0 + j), v);
+        if (row != nullptr)
+          row[j] = v;
+        else if (v != 0)
+          Kokkos::atomic_add(&counts(k0 + j), v);
       }
     });
   };
@@ -319,6 +389,12 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
   else
     launch<LaunchBounds<BS, fallback>, kernel_fallback<ExecSpace>>(exec, "scratchkit::histogram_shared_atomic", p,
                                                                    body);
+  if constexpr (!is_gpu_space<ExecSpace>::value) {
+    if (merge) {
+      histogram_host_merge(exec, ws, blocks, chunk, nb, counts);
+      exec.fence("scratchkit::histogram: the workspace is free again");
+    }
+  }
 }
 
 /// The source the shared_atomic kernel of Bk streams: a contiguous View

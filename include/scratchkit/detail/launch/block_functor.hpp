@@ -49,6 +49,17 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
   return p + (round_up(a, base_alignment) - a);
 }
 
+/// Host backends: the kernel body as a call of its own. Inlined into the
+/// backend's team loop (OpenMP's exec_team), the port of DIFFUSION3DPA ran
+/// 12-19 % slower (perf/NOTES.md, 2026-11-28 and 2026-11-29).
+template <class F, class B>
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+KOKKOS_FUNCTION void host_block_body(const F& f, const B& b) {
+  f(b);
+}
+
 /// Kokkos functor: builds the Block from the team and calls the kernel body.
 /// The scratch level is a template parameter so that level-0 scratch is known
 /// to be shared memory at compile time; Direct: launched by the layer's CUDA
@@ -80,7 +91,11 @@ struct BlockFunctor {
                                   b.block_idx().z, m_geo.block.x, m_geo.block.y);
 #endif
     (void)base;
-    m_f(b);
+    if constexpr (Block<ExecSpace>::is_gpu) {
+      m_f(b);
+    } else {
+      host_block_body(m_f, b);
+    }
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {

@@ -21,8 +21,8 @@
 ///   slot per warp, writes one partial per block, and a second launch of
 ///   one block reduces the partials in index order (deterministic: the
 ///   layer and native twins agree bit for bit, and runs repeat).
-/// The partials live in a workspace kept between calls (no allocation per
-/// call); the result is copied to the host once.
+/// The partials live in the layer's workspace (detail/workspace.hpp: no
+/// allocation per call); the result is copied to the host once.
 #pragma once
 
 #include <scratchkit/detail/eti.hpp>
@@ -31,6 +31,7 @@
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/detail/reduce/stream.hpp>
 #include <scratchkit/detail/vector_load.hpp>
+#include <scratchkit/detail/workspace.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/variants.hpp>
 #include <scratchkit/launch.hpp>
@@ -130,55 +131,6 @@ template <class Bk, class View>
 const StridedSource<View>& reduce_source(const StridedSource<View>& s) {
   return s;
 }
-
-/// 16 bytes, 16-byte aligned: the element of the reduction workspace.
-struct alignas(16) ReduceWord {
-  unsigned char b[16];
-};
-
-/// Device buffer of the partial results, kept between reduce() calls on
-/// MemSpace and grown when a call needs more (the tree variant's partials grow
-/// with n; the grid-stride ones need a grid's worth): no allocation per call.
-/// Released by a Kokkos finalize hook, so it never outlives Kokkos. Calls hold
-/// mutex() from the first launch to the final copy, so concurrent host
-/// threads take turns on it.
-template <class MemSpace>
-class ReduceWorkspace {
- public:
-  static std::mutex& mutex() {
-    static std::mutex m;
-    return m;
-  }
-  /// At least `bytes` bytes, 16-byte aligned (call with mutex() held).
-  static char* get(std::size_t bytes) {
-    State& s = state();
-    if (s.buffer.extent(0) * sizeof(Word) < bytes) {
-      if (!s.hooked) {
-        Kokkos::push_finalize_hook([] {
-          state().buffer = Buffer();
-          state().hooked = false;
-        });
-        s.hooked = true;
-      }
-      s.buffer = Buffer();  // free the smaller one first
-      s.buffer = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "scratchkit::reduce::workspace"),
-                        (bytes + sizeof(Word) - 1) / sizeof(Word));
-    }
-    return reinterpret_cast<char*>(s.buffer.data());
-  }
-
- private:
-  using Word   = ReduceWord;
-  using Buffer = Kokkos::View<Word*, MemSpace>;
-  struct State {
-    Buffer buffer;
-    bool hooked = false;
-  };
-  static State& state() {
-    static State s;
-    return s;
-  }
-};
 
 /// One thread's part of a grid-stride reduction of blocking Bk: vectors
 /// i = block*BS*U + rank + k*grid*BS*U + u*BS (BS = Bk::threads, u < U =
@@ -371,13 +323,13 @@ typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceV
   const std::size_t n = x.extent(0);
   const auto slots    = [](std::size_t count) { return round_up(count * sizeof(T), 16); };
   const long long fill = fill_blocks < 1 ? 1 : fill_blocks;
-  std::lock_guard<std::mutex> lock(ReduceWorkspace<Space>::mutex());
+  std::lock_guard<std::mutex> lock(Workspace<Space>::mutex());
   T* res = nullptr;
   switch (variant) {
     case ReduceVariant::tree: {
       std::size_t m    = (n + reduce_per_block - 1) / reduce_per_block;
       const std::size_t m2 = (m + reduce_per_block - 1) / reduce_per_block;
-      char* ws = ReduceWorkspace<Space>::get(slots(m) + slots(m2));
+      char* ws = Workspace<Space>::get(slots(m) + slots(m2));
       T* a     = reinterpret_cast<T*>(ws);
       T* c     = reinterpret_cast<T*>(ws + slots(m));
       reduce_tree_pass<R>(exec, x, n, a);
@@ -392,7 +344,7 @@ typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceV
     }
     case ReduceVariant::grid_stride_atomic: {
       const int grid = reduce_grid<Bk>(n, sizeof(T), fill);
-      res            = reinterpret_cast<T*>(ReduceWorkspace<Space>::get(slots(1)));
+      res            = reinterpret_cast<T*>(Workspace<Space>::get(slots(1)));
       Kokkos::deep_copy(exec, Scalar(res), R::identity());
       with_source(x, [&](const auto& src, std::size_t head) {
         reduce_atomic_pass<R, Bk>(exec, reduce_source<Bk>(src), n, head, grid, res);
@@ -401,7 +353,7 @@ typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceV
     }
     case ReduceVariant::warp_shuffle: {  // per-block partials, then one block over them
       const int grid = reduce_grid<Bk>(n, sizeof(T), fill);
-      char* ws       = ReduceWorkspace<Space>::get(slots(grid) + slots(1));
+      char* ws       = Workspace<Space>::get(slots(grid) + slots(1));
       T* part        = reinterpret_cast<T*>(ws);
       res            = reinterpret_cast<T*>(ws + slots(grid));
       with_source(x, [&](const auto& src, std::size_t head) {

@@ -11,8 +11,13 @@
 #ifdef SCRATCHKIT_BENCH_HOST_BLAS
 #include <cblas.h>
 #include <cstdio>
-// OpenBLAS' own call, declared here: the cblas.h found may be another BLAS's header.
+#include <cstdlib>
+#if defined(__linux__)
+#include <sched.h>
+#endif
+// OpenBLAS' own calls, declared here: the cblas.h found may be another BLAS's header.
 extern "C" int openblas_get_num_threads(void);
+extern "C" void openblas_set_num_threads(int);
 extern "C" int openblas_get_parallel(void);
 extern "C" char* openblas_get_config(void);
 #endif
@@ -170,6 +175,28 @@ void add(const Config& c, std::vector<Case>& cases, int n, bool default_only = f
 
 void add_gemm_cases(const Config& c, std::vector<Case>& cases) {
 #ifdef SCRATCHKIT_BENCH_HOST_BLAS
+  // The BLAS row runs OPENBLAS_NUM_THREADS threads (else Kokkos' host concurrency) on every CPU.
+  // Under OMP_PROC_BIND the OpenMP runtime binds the main thread to one CPU before OpenBLAS
+  // counts the CPUs it may use, so OpenBLAS ran one thread (0.3.26, the 16-core Xeon); its
+  // workers inherit the mask of the thread that starts them, so they start under a full one.
+  static bool blas_started = false;
+  if (plain_rows() && !blas_started) {
+    blas_started   = true;
+    const char* e  = std::getenv("OPENBLAS_NUM_THREADS");
+    const int want = e != nullptr && std::atoi(e) > 0 ? std::atoi(e)
+                                                      : Kokkos::DefaultHostExecutionSpace().concurrency();
+#if defined(__linux__)
+    cpu_set_t bound, every;
+    const bool widen = sched_getaffinity(0, sizeof(bound), &bound) == 0;
+    CPU_ZERO(&every);
+    for (int i = 0; i < CPU_SETSIZE; ++i) CPU_SET(i, &every);
+    if (widen) sched_setaffinity(0, sizeof(every), &every);
+    openblas_set_num_threads(want);
+    if (widen) sched_setaffinity(0, sizeof(bound), &bound);
+#else
+    openblas_set_num_threads(want);
+#endif
+  }
   // The BLAS row's thread count as OpenBLAS reports it (perf/host_run.sh puts it in machine.txt).
   if (plain_rows()) {
     const int par = openblas_get_parallel();  // 0: sequential build, 1: pthreads, 2: OpenMP

@@ -2,6 +2,8 @@
 // User-style rows: kernels a user writes on the layer, each beside the plain Kokkos version a CPU
 // Kokkos user writes (MDRangePolicy / RangePolicy over rows, no scratch, no barriers), both checked:
 //   tutorial_sgemm, tutorial_stencil2d, tutorial_scan256  examples/tutorial's kernels, as they are
+//   user_sgemm                                            a register tile of 4 sums a thread, in
+//                                                         PerThread<float[4]> and PerThread<Kokkos::Array>
 //   user_stencil_2d_5pt, user_stencil_3d_7pt              2-D and 3-D blocks with a halo tile in scratch,
 //                                                         written as a CUDA user writes them, both layouts
 //   heat3d                                                examples/heat3d's time loop (the library's
@@ -326,6 +328,49 @@ void add_user_2d(std::vector<Case>& cases, int n, bool tutorial) {
 }
 
 #else
+// ---------------------------------------------------------------- user sgemm with a register tile
+/// A user's SGEMM with a register tile, written as for a GPU: 16 x 16 threads, each computing
+/// R = 4 rows of one column of a 64 x 16 tile of C, its four sums across the barriers in `Acc`:
+/// PerThread<float[4]> (a structure of arrays on host backends) or
+/// PerThread<Kokkos::Array<float, 4>> (each thread's four together).
+template <class Acc, class Init, class M>
+void user_sgemm_register_tile(const M& A, const M& B, const M& C) {
+  constexpr int TX = 16, TY = 16, R = 4, BK = 16;
+  using AsT = SharedArray<float, TY * R * BK>;
+  using BsT = SharedArray<float, BK * TX>;
+  const int m = static_cast<int>(C.extent(0)), n = static_cast<int>(C.extent(1)), K = static_cast<int>(A.extent(1));
+  const auto p = LaunchParams(Dim3(ceil_div(n, TX), ceil_div(m, TY * R)), Dim3(TX, TY)).uses<AsT, BsT>();
+  launch(Exec(), "bench::user_sgemm_register_tile", p, KOKKOS_LAMBDA(const LBlock& b) {
+    AsT As(b);
+    BsT Bs(b);
+    Acc acc(b, Init{});
+    const int row0 = b.block_idx().y * TY * R;
+    for (int k0 = 0; k0 < K; k0 += BK) {
+      b.threads([&](const Thread& t) {
+        for (int i = 0; i < R; ++i) {
+          const int r = row0 + t.y * R + i, k = k0 + t.x;
+          As[(t.y * R + i) * BK + t.x] = r < m && k < K ? A(r, k) : 0.0f;
+        }
+        Bs[t.y * TX + t.x] = k0 + t.y < K && t.gx < n ? B(k0 + t.y, t.gx) : 0.0f;
+      });
+      sync_threads(b);
+      b.threads([&](const Thread& t) {
+        auto&& a = acc(t);  // a row proxy (float[4]) or a reference (Kokkos::Array)
+        for (int k = 0; k < BK; ++k) {
+          const float bv = Bs[k * TX + t.x];
+          for (int i = 0; i < R; ++i) a[i] += As[(t.y * R + i) * BK + k] * bv;
+        }
+      });
+      sync_threads(b);
+    }
+    b.threads([&](const Thread& t) {
+      auto&& a = acc(t);
+      for (int i = 0; i < R; ++i)
+        if (row0 + t.y * R + i < m && t.gx < n) C(row0 + t.y * R + i, t.gx) = a[i];
+    });
+  });
+}
+
 // ---------------------------------------------------------------- tutorial sgemm, scan256
 void add_tutorial_sgemm(std::vector<Case>& cases, int n) {
   using M = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
@@ -376,6 +421,24 @@ void add_tutorial_sgemm(std::vector<Case>& cases, int n) {
   };
   k.check = check;
   add_with_plain(cases, k, "range_ikj", [data] {
+    auto d = data();
+    plain::gemm(Exec(), 1.0f, d->A, d->B, 0.0f, d->C);
+  });
+  // The same product with a register tile per thread, its sums in either PerThread.
+  Case u    = k;
+  u.kernel  = "user_sgemm";
+  u.variant = "register_tile_4_items";
+  u.run     = [data] {
+    auto d = data();
+    user_sgemm_register_tile<PerThread<float[4], LBlock>, float>(d->A, d->B, d->C);
+  };
+  cases.push_back(u);
+  u.variant = "register_tile_4_array";
+  u.run     = [data] {
+    auto d = data();
+    user_sgemm_register_tile<PerThread<Kokkos::Array<float, 4>, LBlock>, Kokkos::Array<float, 4>>(d->A, d->B, d->C);
+  };
+  add_with_plain(cases, u, "range_ikj", [data] {
     auto d = data();
     plain::gemm(Exec(), 1.0f, d->A, d->B, 0.0f, d->C);
   });

@@ -113,6 +113,50 @@ TEMPLATE_LIST_TEST_CASE("Per-thread state lives across sync_threads", "[layer][b
   }
 }
 
+TEMPLATE_LIST_TEST_CASE("PerThread<T[N]>: each thread's items live across sync_threads", "[layer][block][sync]",
+                        test::Spaces) {
+  using Exec = TestType;
+  using B    = Block<Exec>;
+  constexpr int N = 3;
+  using Items = PerThread<long long[N], B>;
+  // Host backends: item k of consecutive ranks is consecutive (a structure of arrays); a GPU thread's own.
+  STATIC_REQUIRE(Items::stride == (B::is_gpu ? 1 : 1024));
+  const Dim3 grid(3, 2);
+  for (const Dim3 block : {Dim3(1), Dim3(37), Dim3(256), Dim3(1024), Dim3(5, 3), Dim3(8, 4, 2)}) {
+    CAPTURE(block.x, block.y, block.z, Exec::name());
+    const int n = static_cast<int>(block.count()), blocks = static_cast<int>(grid.count());
+    Kokkos::View<long long***, typename Exec::memory_space> out("out", blocks, n, N);
+    Kokkos::deep_copy(out, test::poison<long long>());
+    const auto p = LaunchParams(grid, block).uses<Shared>();
+    launch(Exec(), "test::per_thread_items", p, KOKKOS_LAMBDA(const B& b) {
+      Shared s(b);
+      Items v(b, 5);
+      const int blk = b.block_idx().x + b.grid_dim().x * b.block_idx().y, m = b.num_threads();
+      b.threads([&](const Thread& t) {
+        auto row = v(t);  // a copy of the row refers to the same items
+        for (int k = 0; k < N; ++k) row[k] += 10LL * t.rank + k + 1000LL * blk;
+        s[t.rank] = v(t)[N - 1];
+      });
+      sync_threads(b);
+      b.threads([&](const Thread& t) {
+        for (int k = 0; k < N; ++k) v(t)[k] += (k + 1) * s[(t.rank + 1) % m];
+      });
+      sync_threads(b);
+      b.threads([&](const Thread& t) {
+        for (int k = 0; k < N; ++k) out(blk, t.rank, k) = v(t)[k];
+      });
+    });
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    int bad = 0;
+    for (int blk = 0; blk < blocks; ++blk)
+      for (int r = 0; r < n; ++r) {
+        const long long next = 5 + 10LL * ((r + 1) % n) + (N - 1) + 1000LL * blk;
+        for (int k = 0; k < N; ++k) bad += h(blk, r, k) != 5 + 10LL * r + k + 1000LL * blk + (k + 1) * next;
+      }
+    CHECK(bad == 0);
+  }
+}
+
 TEMPLATE_LIST_TEST_CASE("Block indices cover a 3-D grid once each", "[layer][block]", test::Spaces) {
   using Exec = TestType;
   using B    = Block<Exec>;

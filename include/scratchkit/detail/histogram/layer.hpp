@@ -395,7 +395,7 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
   if constexpr (!is_gpu_space<ExecSpace>::value) {
     if (merge) {
       histogram_host_merge(exec, ws, blocks, chunk, nb, counts);
-      exec.fence("scratchkit::histogram: the workspace is free again");
+      exec.fence();  // the workspace is free again (no label: Kokkos 3.4 has none)
     }
   }
 }

@@ -56,72 +56,48 @@ struct Stencil3DIndex {
 };
 
 /// tile_2d_halo's planes on a host backend where one team member runs the
-/// block (detail::host_direct): the same tile, halo, barriers and sum as the
-/// per-thread phases below, written row by row so that the compiler
-/// vectorises along x. Each row's interior points are computed without a
-/// test; boundary points (copied) are the row's ends and whole boundary rows
-/// and planes, so no cell outside the grid or the written tile is read.
-template <int BX, int BY, int ZB, class B_t, class Tile, class T, bool UnitX>
-KOKKOS_INLINE_FUNCTION void stencil3d_tile_host_planes(const B_t& b, const Tile& tile, const T* ip, T* op, int nz,
-                                                       int ny, int nx, int gz, T c0, T c1,
-                                                       const Stencil3DIndex<UnitX>& iat,
+/// block (detail::host_direct): the same points, sums and order of additions
+/// as the per-thread phases below, written row by row so that the compiler
+/// vectorises along x. On a CPU the tile only copies what the cache holds
+/// already, so the neighbours are read from `in` itself (the value of each is
+/// the tile's, so the bits are the phases'; in and out are different arrays).
+/// Each row's interior points are computed without a test; boundary points
+/// (copied) are the row's ends and whole boundary rows and planes, so no cell
+/// outside the grid is read.
+template <int BX, int BY, int ZB, class B_t, class T, bool UnitX>
+KOKKOS_INLINE_FUNCTION void stencil3d_tile_host_planes(const B_t& b, const T* ip, T* op, int nz, int ny, int nx,
+                                                       int gz, T c0, T c1, const Stencil3DIndex<UnitX>& iat,
                                                        const Stencil3DIndex<UnitX>& oat) {
   if constexpr (!B_t::is_gpu) {  // never called on a GPU (host_direct): nothing compiled for the device
     const Dim3 bi = b.block_idx();
     const int x0 = bi.x * BX, y0 = bi.y * BY;
     const int wx = nx - x0 < BX ? nx - x0 : BX, wy = ny - y0 < BY ? ny - y0 : BY;
     const int xa = x0 > 1 ? x0 : 1, xe = x0 + wx < nx - 1 ? x0 + wx : nx - 1;  // interior columns [xa, xe)
-    const long long sx = iat(0, 0, 1);
+    const long long sx = UnitX ? 1 : iat(0, 0, 1), so = UnitX ? 1 : oat(0, 0, 1);
     for (int zb = bi.z * ZB; zb < nz; zb += gz * ZB)
-      for (int z = zb, ze = zb + ZB < nz ? zb + ZB : nz; z < ze; ++z) {
-        // The tile: rows of the plane, their left and right halo cells, the halo rows above and below.
-        for (int ty = 0; ty < wy; ++ty) {
-          const T* s = ip + iat(z, y0 + ty, x0);
-          T* row     = &tile(ty + 1, 1);
-          SCRATCHKIT_HOST_IVDEP
-          for (int tx = 0; tx < wx; ++tx) row[tx] = load_read_only(s + (UnitX ? tx : tx * sx));
-          if (x0 > 0) tile(ty + 1, 0) = load_read_only(s - sx);
-          if (wx == BX && x0 + BX < nx) tile(ty + 1, BX + 1) = load_read_only(s + BX * sx);
-        }
-        if (y0 > 0) {
-          const T* s = ip + iat(z, y0 - 1, x0);
-          SCRATCHKIT_HOST_IVDEP
-          for (int tx = 0; tx < wx; ++tx) tile(0, tx + 1) = load_read_only(s + (UnitX ? tx : tx * sx));
-        }
-        if (wy == BY && y0 + BY < ny) {
-          const T* s = ip + iat(z, y0 + BY, x0);
-          SCRATCHKIT_HOST_IVDEP
-          for (int tx = 0; tx < wx; ++tx) tile(BY + 1, tx + 1) = load_read_only(s + (UnitX ? tx : tx * sx));
-        }
-        sync_threads(b);
+      for (int z = zb, ze = zb + ZB < nz ? zb + ZB : nz; z < ze; ++z)
         for (int ty = 0; ty < wy; ++ty) {
           const int y = y0 + ty;
-          const T* c  = &tile(ty + 1, 1);  // c[tx]: the point (y, x0 + tx)
-          T* d        = op + oat(z, y, x0);
-          const long long so = UnitX ? 1 : oat(0, 0, 1);
-          const bool inner_row = z > 0 && z < nz - 1 && y > 0 && y < ny - 1;
-          if (!inner_row) {
-            for (int tx = 0; tx < wx; ++tx) d[tx * so] = c[tx];
+          const T* c = ip + iat(z, y, x0);  // c[tx * sx]: the point (z, y, x0 + tx)
+          T* d       = op + oat(z, y, x0);
+          if (!(z > 0 && z < nz - 1 && y > 0 && y < ny - 1)) {
+            for (int tx = 0; tx < wx; ++tx) d[tx * so] = load_read_only(c + tx * sx);
             continue;
           }
-          const T* up = &tile(ty, 1);
-          const T* dn = &tile(ty + 2, 1);
-          const T* s  = ip + iat(z, y, x0);
-          for (int tx = 0; tx < xa - x0 && tx < wx; ++tx) d[tx * so] = c[tx];
+          for (int tx = 0; tx < xa - x0 && tx < wx; ++tx) d[tx * so] = load_read_only(c + tx * sx);
           SCRATCHKIT_HOST_IVDEP
           for (int tx = xa - x0; tx < xe - x0; ++tx) {
-            T v = c[tx - 1];
-            v += c[tx + 1];
-            v += up[tx];
-            v += dn[tx];
-            v += load_read_only(s + (UnitX ? tx : tx * sx) - iat.sz);
-            v += load_read_only(s + (UnitX ? tx : tx * sx) + iat.sz);
-            d[tx * so] = c0 * c[tx] + c1 * v;
+            const T* p = c + tx * sx;
+            T v = load_read_only(p - sx);
+            v += load_read_only(p + sx);
+            v += load_read_only(p - iat.sy);
+            v += load_read_only(p + iat.sy);
+            v += load_read_only(p - iat.sz);
+            v += load_read_only(p + iat.sz);
+            d[tx * so] = c0 * load_read_only(p) + c1 * v;
           }
-          for (int tx = xe - x0 > 0 ? xe - x0 : 0; tx < wx; ++tx) d[tx * so] = c[tx];
+          for (int tx = xe - x0 > 0 ? xe - x0 : 0; tx < wx; ++tx) d[tx * so] = load_read_only(c + tx * sx);
         }
-        sync_threads(b);  // the tile is rewritten for the next plane
-      }
   } else {
     (void)b;
   }
@@ -159,7 +135,7 @@ void stencil_3d_tile_2d_halo_at(const ExecSpace& exec, const InView& in, const O
     const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
     Tile tile(b);
     if (host_direct(b)) {  // not `if constexpr`: nvcc refuses an extended lambda's first capture inside one
-      stencil3d_tile_host_planes<BX, BY, ZB>(b, tile, ip, op, nz, ny, nx, gz, c0, c1, iat, oat);
+      stencil3d_tile_host_planes<BX, BY, ZB>(b, ip, op, nz, ny, nx, gz, c0, c1, iat, oat);
       return;
     }
     PerThread<T, B_t, BX * BY> zm(b), zp(b);  // z neighbours, loaded before the barrier

@@ -179,9 +179,7 @@ void add_gemm_cases(const Config& c, std::vector<Case>& cases) {
   // Under OMP_PROC_BIND the OpenMP runtime binds the main thread to one CPU before OpenBLAS
   // counts the CPUs it may use, so OpenBLAS ran one thread (0.3.26, the 16-core Xeon); its
   // workers inherit the mask of the thread that starts them, so they start under a full one.
-  static bool blas_started = false;
-  if (plain_rows() && !blas_started) {
-    blas_started   = true;
+  if (plain_rows()) {
     const char* e  = std::getenv("OPENBLAS_NUM_THREADS");
     const int want = e != nullptr && std::atoi(e) > 0 ? std::atoi(e)
                                                       : Kokkos::DefaultHostExecutionSpace().concurrency();
@@ -196,9 +194,7 @@ void add_gemm_cases(const Config& c, std::vector<Case>& cases) {
 #else
     openblas_set_num_threads(want);
 #endif
-  }
-  // The BLAS row's thread count as OpenBLAS reports it (perf/host_run.sh puts it in machine.txt).
-  if (plain_rows()) {
+    // The BLAS row's thread count as OpenBLAS reports it (perf/host_run.sh puts it in machine.txt).
     const int par = openblas_get_parallel();  // 0: sequential build, 1: pthreads, 2: OpenMP
     std::fprintf(stderr, "# host BLAS: OpenBLAS %s, %d threads (%s)\n", openblas_get_config(),
                  openblas_get_num_threads(), par == 0 ? "sequential build" : par == 1 ? "pthreads" : "OpenMP");

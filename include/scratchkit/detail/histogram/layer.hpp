@@ -354,9 +354,10 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
     const int bc = b.block_idx().x - c * blocks;  // block within the chunk
     const int k0 = c * chunk;
     const int kn = nb - k0 < chunk ? nb - k0 : chunk;
+    // Host with a workspace: this block's row, written by either path below.
+    std::uint32_t* row = ws != nullptr ? ws + static_cast<std::size_t>(b.block_idx().x) * chunk : nullptr;
     if (host_direct(b)) {  // not `if constexpr`: nvcc refuses an extended lambda's first capture inside one
-      histogram_shared_host<Bk, B_t>(h.data(), src, n, head, bc, blocks, hb, k0, kn, copies, counts,
-                                     ws != nullptr ? ws + static_cast<std::size_t>(b.block_idx().x) * chunk : nullptr);
+      histogram_shared_host<Bk, B_t>(h.data(), src, n, head, bc, blocks, hb, k0, kn, copies, counts, row);
       return;
     }
     b.threads([&](const Thread& t) {
@@ -372,8 +373,6 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
       });
     });
     sync_threads(b);
-    // Host with a workspace (teams of several members, or under the checker): the block's row, as above.
-    std::uint32_t* row = ws != nullptr ? ws + static_cast<std::size_t>(b.block_idx().x) * chunk : nullptr;
     b.threads([&](const Thread& t) {
       for (int j = t.rank; j < kn; j += BS) {
         std::uint32_t v = 0;

@@ -47,13 +47,43 @@ void stencil_1d(const ExecSpace& exec, const InView& in, const WView& w, const O
       });
 }
 
-/// One 7-point step (heat/Jacobi): boundary cells copied, interior
-/// out = c0 u + c1 (x-1 + x+1 + y-1 + y+1 + z-1 + z+1). An MDRangePolicy over the
-/// two slow indices, the fast one as the inner loop (unit stride, vectorisable).
+/// One x row (z, y) of a 7-point step (heat/Jacobi): boundary cells copied, interior
+/// out = c0 u + c1 (x-1 + x+1 + y-1 + y+1 + z-1 + z+1), the fast index as a unit-stride loop
+/// (vectorisable). (nz, ny, nx): the extents in memory order, slowest first.
+template <class InView, class OutView>
+KOKKOS_INLINE_FUNCTION void stencil_3d_7pt_row(const InView& in, const OutView& out,
+                                               typename OutView::non_const_value_type c0,
+                                               typename OutView::non_const_value_type c1, int nz, int ny, int nx, int z,
+                                               int y) {
+  using T        = typename OutView::non_const_value_type;
+  const auto at = [&](const auto& a, int zz, int yy, int xx) -> decltype(auto) {
+    if (right_v<OutView>)  // not if constexpr: nvcc refuses an extended lambda whose first capture is in one
+      return a(zz, yy, xx);
+    else
+      return a(xx, yy, zz);
+  };
+  if (z == 0 || y == 0 || z == nz - 1 || y == ny - 1) {
+    for (int x = 0; x < nx; ++x) at(out, z, y, x) = at(in, z, y, x);
+    return;
+  }
+  if (nx > 0) at(out, z, y, 0) = at(in, z, y, 0);
+  for (int x = 1; x < nx - 1; ++x) {
+    T s = at(in, z, y, x - 1);
+    s += at(in, z, y, x + 1);
+    s += at(in, z, y - 1, x);
+    s += at(in, z, y + 1, x);
+    s += at(in, z - 1, y, x);
+    s += at(in, z + 1, y, x);
+    at(out, z, y, x) = c0 * at(in, z, y, x) + c1 * s;
+  }
+  if (nx > 1) at(out, z, y, nx - 1) = at(in, z, y, nx - 1);
+}
+
+/// One 7-point step (stencil_3d_7pt_row): an MDRangePolicy over the two slow indices, the fast
+/// one as the inner loop.
 template <class ExecSpace, class InView, class OutView>
 void stencil_3d_7pt(const ExecSpace& exec, const InView& in, const OutView& out,
                     typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
-  using T             = typename OutView::non_const_value_type;
   constexpr bool right = right_v<OutView>;
   // (slow, mid, fast) extents: z, y, x in memory order.
   const int nz = static_cast<int>(right ? in.extent(0) : in.extent(2));
@@ -61,28 +91,24 @@ void stencil_3d_7pt(const ExecSpace& exec, const InView& in, const OutView& out,
   const int nx = static_cast<int>(right ? in.extent(2) : in.extent(0));
   using Pol    = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
   Kokkos::parallel_for(
-      "scratchkit::bench::plain_stencil_3d_7pt", Pol(exec, {0, 0}, {nz, ny}), KOKKOS_LAMBDA(int z, int y) {
-        const auto at = [&](const auto& a, int zz, int yy, int xx) -> decltype(auto) {
-          if (right_v<OutView>)  // not if constexpr: nvcc refuses an extended lambda whose first capture is in one
-            return a(zz, yy, xx);
-          else
-            return a(xx, yy, zz);
-        };
-        if (z == 0 || y == 0 || z == nz - 1 || y == ny - 1) {
-          for (int x = 0; x < nx; ++x) at(out, z, y, x) = at(in, z, y, x);
-          return;
-        }
-        if (nx > 0) at(out, z, y, 0) = at(in, z, y, 0);
-        for (int x = 1; x < nx - 1; ++x) {
-          T s = at(in, z, y, x - 1);
-          s += at(in, z, y, x + 1);
-          s += at(in, z, y - 1, x);
-          s += at(in, z, y + 1, x);
-          s += at(in, z - 1, y, x);
-          s += at(in, z + 1, y, x);
-          at(out, z, y, x) = c0 * at(in, z, y, x) + c1 * s;
-        }
-        if (nx > 1) at(out, z, y, nx - 1) = at(in, z, y, nx - 1);
+      "scratchkit::bench::plain_stencil_3d_7pt", Pol(exec, {0, 0}, {nz, ny}),
+      KOKKOS_LAMBDA(int z, int y) { stencil_3d_7pt_row(in, out, c0, c1, nz, ny, nx, z, y); });
+}
+
+/// The same step as a RangePolicy over the slowest index, each thread a contiguous run of planes.
+/// On OpenMP, MDRangePolicy deals its tiles round-robin (schedule(static, 1)), so in a time loop
+/// each step reads rows the other threads wrote; planes keep most of a thread's rows its own.
+template <class ExecSpace, class InView, class OutView>
+void stencil_3d_7pt_planes(const ExecSpace& exec, const InView& in, const OutView& out,
+                           typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
+  constexpr bool right = right_v<OutView>;
+  const int nz         = static_cast<int>(right ? in.extent(0) : in.extent(2));
+  const int ny         = static_cast<int>(in.extent(1));
+  const int nx         = static_cast<int>(right ? in.extent(2) : in.extent(0));
+  Kokkos::parallel_for(
+      "scratchkit::bench::plain_stencil_3d_7pt_planes", Kokkos::RangePolicy<ExecSpace>(exec, 0, nz),
+      KOKKOS_LAMBDA(int z) {
+        for (int y = 0; y < ny; ++y) stencil_3d_7pt_row(in, out, c0, c1, nz, ny, nx, z, y);
       });
 }
 

@@ -51,13 +51,23 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
 
 /// Host backends: the kernel body as a call of its own. Inlined into the
 /// backend's team loop (OpenMP's exec_team), the port of DIFFUSION3DPA ran
-/// 12-19 % slower (perf/NOTES.md, 2026-11-28 and 2026-11-29).
+/// 12-19 % slower (perf/NOTES.md, 2026-11-28 and 2026-11-29). The body runs
+/// on a local copy of the closure: the compiler may then keep its captures
+/// (View pointers, strides, sizes) in registers across the phases' loops,
+/// which it cannot do for loads behind a branch through a reference
+/// (perf/NOTES.md, 2026-11-29). Views in a Kokkos closure are untracked
+/// copies, so the copy costs its bytes; closures over 1 KiB are not copied.
 template <class F, class B>
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 KOKKOS_FUNCTION void host_block_body(const F& f, const B& b) {
-  f(b);
+  if constexpr (sizeof(F) <= 1024 && std::is_copy_constructible<F>::value) {
+    const F local(f);
+    local(b);
+  } else {
+    f(b);
+  }
 }
 
 /// Kokkos functor: builds the Block from the team and calls the kernel body.

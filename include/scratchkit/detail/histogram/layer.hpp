@@ -149,7 +149,7 @@ KOKKOS_INLINE_FUNCTION int histogram_bin_host(C v, C lo, C hi, C scale, int B) {
   const bool in  = (v >= lo) & (v < hi);  // NaN fails both tests
   const C f      = (v - lo) * scale;      // histogram_bin's f where in
   const bool low = f < static_cast<C>(B);
-  const C g      = low & (f >= C(0)) ? f : C(0);
+  const C g      = (low & (f >= C(0))) ? f : C(0);
   int b          = static_cast<int>(g);
   b              = low ? b : B - 1;
   b              = b < B ? b : B - 1;  // C(B) may round above B when B > 2^24 in float

@@ -220,7 +220,7 @@ void user_stencil_2d(const View& in, const WView& w5, const View& out) {
   });
 }
 
-/// user_stencil_2d written with a CPU in mind (docs/performance.md, "On a CPU"): blocks whose halo
+/// user_stencil_2d written with a CPU in mind (docs/performance.md, "Halo tiles on a CPU"): blocks whose halo
 /// tile lies inside the grid load it without tests; the stencil phase runs over the block's
 /// in-grid box (threads(box, f)) without a test, the weights read once into registers. Both are
 /// valid GPU code: the branch is uniform over a block.

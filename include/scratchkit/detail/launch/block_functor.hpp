@@ -56,7 +56,9 @@ KOKKOS_INLINE_FUNCTION char* scratch_window(char* p) {
 /// (View pointers, strides, sizes) in registers across the phases' loops,
 /// which it cannot do for loads behind a branch through a reference
 /// (perf/NOTES.md, 2026-11-29). Views in a Kokkos closure are untracked
-/// copies, so the copy costs its bytes; closures over 1 KiB are not copied.
+/// copies, so a View costs its bytes; a capture with a copy constructor of
+/// its own (std::vector, std::shared_ptr in a host-only lambda) is copied once
+/// a block. Closures over 1 KiB are not copied.
 template <class F, class B>
 #if defined(__GNUC__)
 __attribute__((noinline))

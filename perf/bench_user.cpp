@@ -195,17 +195,33 @@ KOKKOS_INLINE_FUNCTION void load_tile_2d(const LBlock& b, Tile& tile, W& w, cons
   }
 }
 
+/// The 2-D user stencils' block (32 x 8) and halo tile; the grid's extents (ny, nx) in either
+/// layout and the launch of one block per 32 x 8 points, with the tile and 5 weights in scratch.
+struct UserStencil2d {
+  static constexpr int BX = 32, BY = 8, P = BX + 2, TILE = P * (BY + 2);
+  template <class T>
+  using Tile = SharedArray<T, TILE>;
+  template <class T>
+  using W = SharedArray<T, 5>;
+  template <class T, class View>
+  static LaunchParams params(const View& in, int& ny, int& nx) {
+    ny = static_cast<int>(plain::right_v<View> ? in.extent(0) : in.extent(1));
+    nx = static_cast<int>(plain::right_v<View> ? in.extent(1) : in.extent(0));
+    return LaunchParams({ceil_div(nx, BX), ceil_div(ny, BY)}, {BX, BY}).uses<Tile<T>, W<T>>();
+  }
+};
+
 /// out = w0 c + w1 west + w2 east + w3 north + w4 south, zero outside the grid: the tutorial's
 /// stencil2d in either layout and type, 32 x 8 blocks, the halo tile in scratch (Stride: loaded by
 /// the layer's block_stride over the tile's box instead of a strided loop over the threads).
 template <class T, bool Stride, class View, class WView>
 void user_stencil_2d(const View& in, const WView& w5, const View& out) {
-  constexpr int BX = 32, BY = 8, P = BX + 2, TILE = P * (BY + 2);
-  using Tile   = SharedArray<T, TILE>;
-  using W      = SharedArray<T, 5>;
-  const int ny = static_cast<int>(plain::right_v<View> ? in.extent(0) : in.extent(1));
-  const int nx = static_cast<int>(plain::right_v<View> ? in.extent(1) : in.extent(0));
-  auto p = LaunchParams({ceil_div(nx, BX), ceil_div(ny, BY)}, {BX, BY}).uses<Tile, W>();
+  using S          = UserStencil2d;
+  constexpr int BX = S::BX, BY = S::BY, P = S::P;
+  using Tile       = S::Tile<T>;
+  using W          = S::W<T>;
+  int ny = 0, nx = 0;
+  const auto p = S::params<T>(in, ny, nx);
   launch(Exec(), "bench::user_stencil_2d", p, KOKKOS_LAMBDA(const LBlock& b) {
     Tile tile(b);
     W w(b);
@@ -226,12 +242,12 @@ void user_stencil_2d(const View& in, const WView& w5, const View& out) {
 /// valid GPU code: the branch is uniform over a block.
 template <class T, class View, class WView>
 void user_stencil_2d_interior(const View& in, const WView& w5, const View& out) {
-  constexpr int BX = 32, BY = 8, P = BX + 2, TILE = P * (BY + 2);
-  using Tile   = SharedArray<T, TILE>;
-  using W      = SharedArray<T, 5>;
-  const int ny = static_cast<int>(plain::right_v<View> ? in.extent(0) : in.extent(1));
-  const int nx = static_cast<int>(plain::right_v<View> ? in.extent(1) : in.extent(0));
-  auto p = LaunchParams({ceil_div(nx, BX), ceil_div(ny, BY)}, {BX, BY}).uses<Tile, W>();
+  using S          = UserStencil2d;
+  constexpr int BX = S::BX, BY = S::BY, P = S::P;
+  using Tile       = S::Tile<T>;
+  using W          = S::W<T>;
+  int ny = 0, nx = 0;
+  const auto p = S::params<T>(in, ny, nx);
   launch(Exec(), "bench::user_stencil_2d_interior", p, KOKKOS_LAMBDA(const LBlock& b) {
     Tile tile(b);
     W w(b);

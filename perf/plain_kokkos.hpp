@@ -47,6 +47,17 @@ void stencil_1d(const ExecSpace& exec, const InView& in, const WView& w, const O
       });
 }
 
+/// (nz, ny, nx): a 3-D View's extents in memory order, slowest first (LayoutLeft's reversed).
+struct ExtentsZYX {
+  int z, y, x;
+};
+template <class View>
+ExtentsZYX extents_zyx(const View& v) {
+  constexpr bool right = right_v<View>;
+  return {static_cast<int>(right ? v.extent(0) : v.extent(2)), static_cast<int>(v.extent(1)),
+          static_cast<int>(right ? v.extent(2) : v.extent(0))};
+}
+
 /// One x row (z, y) of a 7-point step (heat/Jacobi): boundary cells copied, interior
 /// out = c0 u + c1 (x-1 + x+1 + y-1 + y+1 + z-1 + z+1), the fast index as a unit-stride loop
 /// (vectorisable). (nz, ny, nx): the extents in memory order, slowest first.
@@ -84,11 +95,8 @@ KOKKOS_INLINE_FUNCTION void stencil_3d_7pt_row(const InView& in, const OutView& 
 template <class ExecSpace, class InView, class OutView>
 void stencil_3d_7pt(const ExecSpace& exec, const InView& in, const OutView& out,
                     typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
-  constexpr bool right = right_v<OutView>;
-  // (slow, mid, fast) extents: z, y, x in memory order.
-  const int nz = static_cast<int>(right ? in.extent(0) : in.extent(2));
-  const int ny = static_cast<int>(in.extent(1));
-  const int nx = static_cast<int>(right ? in.extent(2) : in.extent(0));
+  const ExtentsZYX e = extents_zyx(in);
+  const int nz = e.z, ny = e.y, nx = e.x;
   using Pol    = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
   Kokkos::parallel_for(
       "scratchkit::bench::plain_stencil_3d_7pt", Pol(exec, {0, 0}, {nz, ny}),
@@ -101,10 +109,8 @@ void stencil_3d_7pt(const ExecSpace& exec, const InView& in, const OutView& out,
 template <class ExecSpace, class InView, class OutView>
 void stencil_3d_7pt_planes(const ExecSpace& exec, const InView& in, const OutView& out,
                            typename OutView::non_const_value_type c0, typename OutView::non_const_value_type c1) {
-  constexpr bool right = right_v<OutView>;
-  const int nz         = static_cast<int>(right ? in.extent(0) : in.extent(2));
-  const int ny         = static_cast<int>(in.extent(1));
-  const int nx         = static_cast<int>(right ? in.extent(2) : in.extent(0));
+  const ExtentsZYX e = extents_zyx(in);
+  const int nz = e.z, ny = e.y, nx = e.x;
   Kokkos::parallel_for(
       "scratchkit::bench::plain_stencil_3d_7pt_planes", Kokkos::RangePolicy<ExecSpace>(exec, 0, nz),
       KOKKOS_LAMBDA(int z) {

@@ -30,6 +30,8 @@
 // What a kernel file on the layer names, as a CUDA file includes <cuda_runtime.h>.
 using Exec  = Kokkos::DefaultExecutionSpace;
 using Block = scratchkit::Block<Exec>;
+using scratchkit::BlockShape;
+using scratchkit::Box;
 using scratchkit::launch;
 using scratchkit::LaunchParams;
 using scratchkit::PerThread;

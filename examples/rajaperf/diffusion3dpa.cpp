@@ -20,10 +20,11 @@ KOKKOS_INLINE_FUNCTION Half half_at(int q, int d, bool tr) {
   return q <= d ? Half{own, mirror, -1.0} : Half{mirror, own, 1.0};
 }
 
+using QBlock = scratchkit::Block<Exec, BlockShape<Q1, Q1, Q1>>;  // blockDim (Q1, Q1, Q1), known to the compiler
+
 void diffusion3dpa_layer(const CVec& B, const CVec& G, const CVec& D, const CVec& X, const Vec& Y, int NE) {
-  auto p = LaunchParams(NE, {Q1, Q1, Q1}).uses<HalfBG, Cubes, Cubes>();
-  // 24 blocks of 64 threads per multiprocessor: at most 40 registers (without it nvcc takes 184, the twin 32)
-  launch<scratchkit::LaunchBounds<NQ, 24>>(Exec(), "rajaperf::diffusion3dpa", p, KOKKOS_LAMBDA(const Block& b) {
+  auto p = LaunchParams(NE, QBlock::shape_type()).uses<HalfBG, Cubes, Cubes>();
+  launch(Exec(), "rajaperf::diffusion3dpa", p, KOKKOS_LAMBDA(const QBlock& b) {
     HalfBG bg(b);
     Cubes s0(b), s1(b);
     const int e = b.block_idx().x;
@@ -47,7 +48,7 @@ void diffusion3dpa_layer(const CVec& B, const CVec& G, const CVec& D, const CVec
       load_bg(t, false);
     });
     sync_threads(b);
-    b.threads({Q1, D1, D1}, [&](const Thread& t) {  // over dx: B x, G x
+    b.threads(Box<Q1, D1, D1>(), [&](const Thread& t) {  // over dx: B x, G x
       double u = 0.0, v = 0.0;
       for (int dx = 0; dx < D1; ++dx) {
         const Half h   = half_at(t.x, dx, false);
@@ -59,7 +60,7 @@ void diffusion3dpa_layer(const CVec& B, const CVec& G, const CVec& D, const CVec
       DDQ(1)(t.z, t.y, t.x) = v;
     });
     sync_threads(b);
-    b.threads({Q1, Q1, D1}, [&](const Thread& t) {  // over dy
+    b.threads(Box<Q1, Q1, D1>(), [&](const Thread& t) {  // over dy
       double u = 0.0, v = 0.0, w = 0.0;
       for (int dy = 0; dy < D1; ++dy) {
         const Half h    = half_at(t.y, dy, false);
@@ -89,7 +90,7 @@ void diffusion3dpa_layer(const CVec& B, const CVec& G, const CVec& D, const CVec
     sync_threads(b);
     b.threads([&](const Thread& t) { load_bg(t, true); });  // B, G again, transposed
     sync_threads(b);
-    b.threads({D1, Q1, Q1}, [&](const Thread& t) {  // over qx
+    b.threads(Box<D1, Q1, Q1>(), [&](const Thread& t) {  // over qx
       double u = 0.0, v = 0.0, w = 0.0;
       for (int qx = 0; qx < Q1; ++qx) {
         const Half h = half_at(qx, t.x, true);
@@ -102,7 +103,7 @@ void diffusion3dpa_layer(const CVec& B, const CVec& G, const CVec& D, const CVec
       QQD(2)(t.z, t.y, t.x) = w;
     });
     sync_threads(b);
-    b.threads({D1, D1, Q1}, [&](const Thread& t) {  // over qy
+    b.threads(Box<D1, D1, Q1>(), [&](const Thread& t) {  // over qy
       double u = 0.0, v = 0.0, w = 0.0;
       for (int qy = 0; qy < Q1; ++qy) {
         const Half h = half_at(qy, t.y, true);
@@ -115,7 +116,7 @@ void diffusion3dpa_layer(const CVec& B, const CVec& G, const CVec& D, const CVec
       QDD(2)(t.z, t.y, t.x) = w;
     });
     sync_threads(b);
-    b.threads({D1, D1, D1}, [&](const Thread& t) {  // over qz: y += the three terms
+    b.threads(Box<D1, D1, D1>(), [&](const Thread& t) {  // over qz: y += the three terms
       double u = 0.0, v = 0.0, w = 0.0;
       for (int qz = 0; qz < Q1; ++qz) {
         const Half h = half_at(qz, t.z, true);

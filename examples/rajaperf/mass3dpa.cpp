@@ -7,14 +7,14 @@
 #include "common.hpp"
 
 // [count-begin]
-constexpr int D1 = 4, Q1 = 5;                       // dofs, quadrature points per direction
-using Basis = SharedArray<double, Q1 * D1>;         // B as [q][d], Bt as [d][q]
-using Cube  = SharedArray<double, Q1 * Q1 * Q1>;    // reused under the phases' shapes
+constexpr int D1 = 4, Q1 = 5;                         // dofs, quadrature points per direction
+using QBlock = scratchkit::Block<Exec, BlockShape<Q1, Q1>>;  // blockDim (Q1, Q1), known to the compiler
+using Basis  = SharedArray<double, Q1 * D1>;          // B as [q][d], Bt as [d][q]
+using Cube   = SharedArray<double, Q1 * Q1 * Q1>;     // reused under the phases' shapes
 
 void mass3dpa_layer(const CVec& B, const CVec& Bt, const CVec& D, const CVec& X, const Vec& Y, int NE) {
-  auto p = LaunchParams(NE, {Q1, Q1}).uses<Basis, Basis, Cube, Cube>();
-  // 32 blocks of one warp each fill an SM (its block limit): at most 64 registers a thread
-  launch<scratchkit::LaunchBounds<Q1 * Q1, 32>>(Exec(), "rajaperf::mass3dpa", p, KOKKOS_LAMBDA(const Block& b) {
+  auto p = LaunchParams(NE, QBlock::shape_type()).uses<Basis, Basis, Cube, Cube>();
+  launch(Exec(), "rajaperf::mass3dpa", p, KOKKOS_LAMBDA(const QBlock& b) {
     Basis bq(b), bt(b);
     Cube s0(b), s1(b);
     const auto Bq  = bq.shape<Q1, D1>();  // the cubes under each phase's shape, MFEM's names
@@ -26,15 +26,13 @@ void mass3dpa_layer(const CVec& B, const CVec& Bt, const CVec& D, const CVec& X,
     const auto QQD = s0.shape<Q1, Q1, D1>();
     const auto QDD = s1.shape<Q1, D1, D1>();
     const int e = b.block_idx().x;
-    b.threads([&](const Thread& t) {  // x into Xs as [dz][dy][dx] (X's own layout)
-      for (int i = t.rank; i < D1 * D1 * D1; i += Q1 * Q1) s0[i] = X(i + D1 * D1 * D1 * e);
-    });
-    b.threads({Q1, D1}, [&](const Thread& t) {
+    b.block_stride(Box<D1 * D1 * D1>(), [&](int i, int, int) { s0[i] = X(i + D1 * D1 * D1 * e); });  // x as [dz][dy][dx]
+    b.threads(Box<Q1, D1>(), [&](const Thread& t) {
       Bq(t.x, t.y)  = B(t.x + Q1 * t.y);   // B(q, d), q = x, d = y
       Bt_(t.y, t.x) = Bt(t.x + D1 * t.y);  // Bt(d, q), read where the suite reads it
     });
     sync_threads(b);
-    b.threads({Q1, D1}, [&](const Thread& t) {  // over dx
+    b.threads(Box<Q1, D1>(), [&](const Thread& t) {  // over dx
       double u[D1] = {};
       for (int dx = 0; dx < D1; ++dx)
         for (int dz = 0; dz < D1; ++dz) u[dz] += Xs(dz, t.y, dx) * Bq(t.x, dx);
@@ -55,21 +53,21 @@ void mass3dpa_layer(const CVec& B, const CVec& Bt, const CVec& D, const CVec& X,
       for (int qz = 0; qz < Q1; ++qz) QQQ(qz, t.y, t.x) = u[qz] * D(t.x + Q1 * (t.y + Q1 * (qz + Q1 * e)));
     });
     sync_threads(b);
-    b.threads({D1, Q1}, [&](const Thread& t) {  // over qx
+    b.threads(Box<D1, Q1>(), [&](const Thread& t) {  // over qx
       double u[Q1] = {};
       for (int qx = 0; qx < Q1; ++qx)
         for (int qz = 0; qz < Q1; ++qz) u[qz] += QQQ(qz, t.y, qx) * Bt_(t.x, qx);
       for (int qz = 0; qz < Q1; ++qz) QQD(qz, t.y, t.x) = u[qz];
     });
     sync_threads(b);
-    b.threads({D1, D1}, [&](const Thread& t) {  // over qy
+    b.threads(Box<D1, D1>(), [&](const Thread& t) {  // over qy
       double u[Q1] = {};
       for (int qy = 0; qy < Q1; ++qy)
         for (int qz = 0; qz < Q1; ++qz) u[qz] += QQD(qz, qy, t.x) * Bt_(t.y, qy);
       for (int qz = 0; qz < Q1; ++qz) QDD(qz, t.y, t.x) = u[qz];
     });
     sync_threads(b);
-    b.threads({D1, D1}, [&](const Thread& t) {  // over qz: y +=
+    b.threads(Box<D1, D1>(), [&](const Thread& t) {  // over qz: y +=
       double u[D1] = {};
       for (int qz = 0; qz < Q1; ++qz)
         for (int dz = 0; dz < D1; ++dz) u[dz] += QDD(qz, t.y, t.x) * Bt_(dz, qz);

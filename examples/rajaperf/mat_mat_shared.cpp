@@ -9,28 +9,29 @@
 
 // [count-begin]
 constexpr int TL_SZ = 16;                                      // the suite's tile edge
-using Tile = scratchkit::PaddedTile<double, TL_SZ, TL_SZ, 0>;  // __shared__ double As[TL_SZ][TL_SZ]
+using Tile   = SharedArray<double[TL_SZ][TL_SZ]>;          // __shared__ double As[TL_SZ][TL_SZ]
+using TBlock = scratchkit::Block<Exec, BlockShape<TL_SZ, TL_SZ>>;  // blockDim (TL_SZ, TL_SZ), known to the compiler
 
 void mat_mat_shared_layer(int N, const CVec& A, const CVec& B, const Vec& C) {
   const int nb = scratchkit::ceil_div(N, TL_SZ);
-  auto p = LaunchParams({nb, nb}, {TL_SZ, TL_SZ}).uses<Tile, Tile>();
-  launch<scratchkit::LaunchBounds<TL_SZ * TL_SZ>>(Exec(), "rajaperf::mat_mat_shared", p, KOKKOS_LAMBDA(const Block& b) {
+  auto p = LaunchParams({nb, nb}, TBlock::shape_type()).uses<Tile, Tile>();
+  launch(Exec(), "rajaperf::mat_mat_shared", p, KOKKOS_LAMBDA(const TBlock& b) {
     Tile As(b), Bs(b);
-    PerThread<double, Block> acc(b, 0.0);  // the suite's Cs[ty][tx]: a local that lives across barriers
+    PerThread<double, TBlock> acc(b, 0.0);  // the suite's Cs[ty][tx]: a local that lives across barriers
     for (int k0 = 0; k0 < N; k0 += TL_SZ) {
-      b.threads({TL_SZ, TL_SZ}, [&](const Thread& t) {  // the whole block as a constant box: host loops unroll
+      b.threads([&](const Thread& t) {
         As(t.y, t.x) = t.gy < N && k0 + t.x < N ? A(t.gy * N + k0 + t.x) : 0.0;
         Bs(t.y, t.x) = k0 + t.y < N && t.gx < N ? B((k0 + t.y) * N + t.gx) : 0.0;
       });
       sync_threads(b);
-      b.threads({TL_SZ, TL_SZ}, [&](const Thread& t) {
+      b.threads([&](const Thread& t) {
         double a = acc(t);  // a register for the loop, as in CUDA (on a host, acc is memory)
         for (int n = 0; n < TL_SZ; ++n) a += As(t.y, n) * Bs(n, t.x);
         acc(t) = a;
       });
       sync_threads(b);
     }
-    b.threads({TL_SZ, TL_SZ}, [&](const Thread& t) { if (t.gy < N && t.gx < N) C(t.gy * N + t.gx) = acc(t); });
+    b.threads([&](const Thread& t) { if (t.gy < N && t.gx < N) C(t.gy * N + t.gx) = acc(t); });
   });
 }
 // [count-end]

@@ -96,6 +96,46 @@ struct Thread {
   int gx = 0, gy = 0, gz = 0;  ///< blockIdx.{x,y,z} * blockDim.{x,y,z} + threadIdx.{x,y,z}
 };
 
+/// A 1-, 2- or 3-D extent known at compile time: a box of a phase (`threads(Box<D, Q>(), f)`,
+/// `block_stride(Box<BX + 2, BY + 2>(), f)`) or, as BlockShape, a block's shape. Converts to Dim3.
+/// \code
+/// using Block = scratchkit::Block<Exec, scratchkit::BlockShape<Q, Q>>;  // blockDim known to the compiler
+/// \endcode
+template <int X, int Y = 1, int Z = 1>
+struct Box {
+  static_assert(X > 0 && Y > 0 && Z > 0, "scratchkit::Box / BlockShape: extents must be positive");
+  static constexpr int x = X, y = Y, z = Z;
+  static constexpr int count = X * Y * Z;
+  KOKKOS_INLINE_FUNCTION constexpr operator Dim3() const { return Dim3(X, Y, Z); }
+};
+/// A block shape known at compile time, the second argument of Block: `Block<Exec, BlockShape<256>>`.
+/// block_dim(), num_threads(), the threads' coordinates, the host loops' trip counts and the CUDA
+/// launch bounds (`__launch_bounds__(X * Y * Z)`) then come from the type; launch() refuses a
+/// LaunchParams whose block differs, before launching.
+template <int X, int Y = 1, int Z = 1>
+using BlockShape = Box<X, Y, Z>;
+/// The block shape of `Block<Exec>`: given at launch (LaunchParams' block), read at run time.
+struct RuntimeShape {};
+
+namespace detail {
+template <class S>
+struct is_box : std::false_type {};
+template <int X, int Y, int Z>
+struct is_box<Box<X, Y, Z>> : std::true_type {};
+template <class S>
+struct box_count : std::integral_constant<int, 0> {};
+template <int X, int Y, int Z>
+struct box_count<Box<X, Y, Z>> : std::integral_constant<int, X * Y * Z> {};
+template <class S>
+KOKKOS_INLINE_FUNCTION constexpr Dim3 box_dim() {
+  if constexpr (is_box<S>::value) {
+    return Dim3(S::x, S::y, S::z);
+  } else {
+    return Dim3(0, 0, 0);
+  }
+}
+}  // namespace detail
+
 namespace detail {
 /// Division of a non-negative int by a divisor fixed at launch, as a multiply
 /// and a shift (Granlund & Montgomery): q = (n * m) >> p with p = 31 + ceil(log2 d)
@@ -162,10 +202,19 @@ struct BlockGeometry {
 /// in a `PerThread<T, Block>`. A phase's threads may run in SIMD lanes there
 /// (the loop of 1-D blocks on one member is vectorisable, SCRATCHKIT_HOST_IVDEP):
 /// as on a GPU, no thread may depend on another's writes within a phase.
-template <class ExecSpace>
+template <class ExecSpace, class Shape = RuntimeShape>
 class Block {
+  static_assert(std::is_same<Shape, RuntimeShape>::value || detail::is_box<Shape>::value,
+                "scratchkit::Block<ExecSpace, Shape>: Shape is BlockShape<X, Y, Z> (or left out: a run-time shape)");
+
  public:
   using execution_space = ExecSpace;
+  /// BlockShape<X, Y, Z>, or RuntimeShape.
+  using shape_type = Shape;
+  /// True when the block's shape is a compile-time BlockShape.
+  static constexpr bool static_shape = detail::is_box<Shape>::value;
+  /// X * Y * Z for a static shape, 0 for a run-time one.
+  static constexpr int static_threads = static_shape ? detail::box_count<Shape>::value : 0;
   using member_type     = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   /// True when one logical thread is one hardware thread.
   static constexpr bool is_gpu = detail::is_gpu_space<ExecSpace>::value;
@@ -182,12 +231,18 @@ class Block {
       : m_team(team), m_geo(geo), m_base(base), m_rank(rank), m_cursor(0), m_in_threads(false) {
     const int lx = geo.grid_x.div(rank);
     m_idx = Dim3(rank - lx * geo.grid.x, geo.grid_y.mod(lx), geo.grid_y.div(lx));
-    m_nthreads = geo.block.x * geo.block.y * geo.block.z;
+    if constexpr (!static_shape) m_nthreads = geo.block.x * geo.block.y * geo.block.z;
     if (is_gpu) m_self = thread_of(team.team_rank());
   }
 
   /// `Dim3 block_dim() const`: blockDim.
-  KOKKOS_INLINE_FUNCTION Dim3 block_dim() const { return m_geo.block; }
+  KOKKOS_INLINE_FUNCTION constexpr Dim3 block_dim() const {
+    if constexpr (static_shape) {
+      return detail::box_dim<Shape>();
+    } else {
+      return m_geo.block;
+    }
+  }
   /// `Dim3 grid_dim() const`: gridDim.
   KOKKOS_INLINE_FUNCTION Dim3 grid_dim() const { return m_geo.grid; }
   /// `Dim3 block_idx() const`: blockIdx.
@@ -196,8 +251,14 @@ class Block {
   /// what a kernel on a 1-D grid uses as its block number. Not the team's
   /// league rank when a team runs several blocks (LaunchBounds' TeamLoop).
   KOKKOS_INLINE_FUNCTION int block_rank() const { return m_rank; }
-  /// `int num_threads() const`: blockDim.x * blockDim.y * blockDim.z.
-  KOKKOS_INLINE_FUNCTION int num_threads() const { return m_nthreads; }
+  /// `int num_threads() const`: blockDim.x * blockDim.y * blockDim.z (a constant for a static shape).
+  KOKKOS_INLINE_FUNCTION constexpr int num_threads() const {
+    if constexpr (static_shape) {
+      return static_threads;
+    } else {
+      return m_nthreads;
+    }
+  }
   /// `int warp_size() const`: logical threads per warp: consecutive ranks [w * warp_size(), (w + 1) * warp_size())
   /// form warp w, as on a GPU. The hardware's on a GPU (a compile-time
   /// constant: 32 on NVIDIA, 64 on AMD CDNA); on host backends the
@@ -226,15 +287,15 @@ class Block {
     if constexpr (is_gpu) {
       // The team is exactly the block's threads (launch() sets team size =
       // block threads, vector length 1): every hardware thread is a logical one.
-      SCRATCHKIT_BOUNDS_CHECK(m_self.rank < m_nthreads, "scratchkit: GPU team larger than the block");
+      SCRATCHKIT_BOUNDS_CHECK(m_self.rank < num_threads(), "scratchkit: GPU team larger than the block");
       f(m_self);
     } else {
       const int ts = m_team.team_size();
-      if (ts == 1 && m_geo.block.y == 1 && m_geo.block.z == 1 && !host_nested_threads_loop()) {
+      if (ts == 1 && block_dim().y == 1 && block_dim().z == 1 && !host_nested_threads_loop()) {
         // 1-D blocks: a counted loop with a fresh Thread per iteration, which the
         // compiler can vectorise across logical threads.
         const Dim3 g0 = grid_origin();
-        const int n   = m_geo.block.x;
+        const int n   = block_dim().x;
         SCRATCHKIT_HOST_IVDEP
         for (int r = 0; r < n; ++r) {
           const Thread t{r, 0, 0, r, g0.x + r, g0.y, g0.z};
@@ -245,13 +306,17 @@ class Block {
       } else if (ts == 1 && !host_nested_threads_loop()) {
         // 2-D and 3-D blocks: one counted loop per x row (unit stride, a fresh Thread per
         // iteration), vectorisable across x as the 1-D loop, for any kernel's phases.
-        host_rows(m_geo.block, f);
+        if constexpr (static_shape) {
+          host_rows(Shape(), f);  // constant trip counts
+        } else {
+          host_rows(block_dim(), f);
+        }
       } else if (ts == 1) {
         const Dim3 g0 = grid_origin();
         Thread t{0, 0, 0, 0};
-        for (t.z = 0; t.z < m_geo.block.z; ++t.z)
-          for (t.y = 0; t.y < m_geo.block.y; ++t.y)
-            for (t.x = 0; t.x < m_geo.block.x; ++t.x, ++t.rank) {
+        for (t.z = 0; t.z < block_dim().z; ++t.z)
+          for (t.y = 0; t.y < block_dim().y; ++t.y)
+            for (t.x = 0; t.x < block_dim().x; ++t.x, ++t.rank) {
               t.gx = g0.x + t.x, t.gy = g0.y + t.y, t.gz = g0.z + t.z;
               SCRATCHKIT_SCRATCH_BEGIN_THREAD(t.rank);  // the checker runs blocks on one member
               f(t);
@@ -277,27 +342,22 @@ class Block {
   /// \endcode
   template <class F>
   KOKKOS_INLINE_FUNCTION void threads(const Dim3& box, const F& f) const {
-    enter_threads();
-    if constexpr (is_gpu) {
-      SCRATCHKIT_BOUNDS_CHECK_V(box.x <= m_geo.block.x && box.y <= m_geo.block.y && box.z <= m_geo.block.z,
-                                "scratchkit: threads(box (%d, %d, %d)) in a block of (%d, %d, %d)", box.x, box.y,
-                                box.z, m_geo.block.x, m_geo.block.y, m_geo.block.z);
-      if (m_self.x < box.x && m_self.y < box.y && m_self.z < box.z) f(m_self);
-    } else {
-      SCRATCHKIT_REQUIRE_V(box.x <= m_geo.block.x && box.y <= m_geo.block.y && box.z <= m_geo.block.z,
-                           "scratchkit: threads(box (%d, %d, %d)) in a block of (%d, %d, %d): the box must fit "
-                           "the block",
-                           box.x, box.y, box.z, m_geo.block.x, m_geo.block.y, m_geo.block.z);
-      if (m_team.team_size() == 1) {
-        host_rows(box, f);
-      } else {
-        host_member_ranks([&](int r) {
-          const Thread t = thread_of(r);
-          if (t.x < box.x && t.y < box.y && t.z < box.z) f(t);
-        });
-      }
+    threads_in(box, f);
+  }
+  /// `void threads(Box<X, Y, Z>, const F& f) const`: threads(box, f) over a compile-time box, so
+  /// the host loops' trip counts are constants (and, in a static-shape block whose box is the
+  /// block, a GPU thread tests nothing); a box larger than a static shape does not compile.
+  /// \code
+  /// b.threads(scratchkit::Box<D1, Q1>(), [&](const scratchkit::Thread& t) { ... });
+  /// \endcode
+  template <int X, int Y, int Z, class F>
+  KOKKOS_INLINE_FUNCTION void threads(Box<X, Y, Z> box, const F& f) const {
+    if constexpr (static_shape) {
+      static_assert(X <= detail::box_dim<Shape>().x && Y <= detail::box_dim<Shape>().y &&
+                        Z <= detail::box_dim<Shape>().z,
+                    "scratchkit: Block::threads(Box<X, Y, Z>) with a box larger than the block's BlockShape");
     }
-    leave_threads();
+    threads_in(box, f);
   }
 
   /// `void block_stride(Dim3 extent, const F& f) const`, f callable as `f(int x, int y, int z)`:
@@ -314,27 +374,19 @@ class Block {
   /// \endcode
   template <class F>
   KOKKOS_INLINE_FUNCTION void block_stride(const Dim3& extent, const F& f) const {
-    enter_threads();
-    const int ex = extent.x < 0 ? 0 : extent.x, ey = extent.y < 0 ? 0 : extent.y, ez = extent.z < 0 ? 0 : extent.z;
-    if constexpr (is_gpu) {
-      stride_points(m_self.rank, ex, ey, ez, f);
-    } else {
-      if (m_team.team_size() == 1 && !SCRATCHKIT_SCRATCH_RECORDING()) {
-        for (int z = 0; z < ez; ++z)
-          for (int y = 0; y < ey; ++y) {
-            SCRATCHKIT_HOST_IVDEP
-            for (int x = 0; x < ex; ++x) f(x, y, z);
-          }
-      } else {
-        // Each point on the logical thread a GPU runs it on (the checker sees the GPU's accesses).
-        host_member_ranks([&](int r) {
-          SCRATCHKIT_SCRATCH_BEGIN_THREAD(r);
-          stride_points(r, ex, ey, ez, f);
-          SCRATCHKIT_SCRATCH_END_THREAD();
-        });
-      }
-    }
-    leave_threads();
+    const Dim3 e(extent.x < 0 ? 0 : extent.x, extent.y < 0 ? 0 : extent.y, extent.z < 0 ? 0 : extent.z);
+    block_stride_in(e, f);
+  }
+  /// `void block_stride(Box<X, Y, Z>, const F& f) const`: block_stride over a compile-time box:
+  /// in a static-shape block each GPU thread's points are a constant count, unrolled (CUDA's
+  /// `for (int i = threadIdx.x; i < N; i += NT)` with N and NT constants); on host backends the
+  /// row loops have constant trip counts.
+  /// \code
+  /// b.block_stride(scratchkit::Box<BX + 2, BY + 2>(), [&](int x, int y, int) { tile(y, x) = in(y0 + y, x0 + x); });
+  /// \endcode
+  template <int X, int Y, int Z, class F>
+  KOKKOS_INLINE_FUNCTION void block_stride(Box<X, Y, Z> box, const F& f) const {
+    block_stride_in(box, f);
   }
   /// `void block_stride(int n, const F& f) const`, f callable as `f(int i)`: the 1-D form, i in
   /// [0, n), point i on logical thread i % num_threads().
@@ -398,8 +450,14 @@ class Block {
   /// `Thread thread_of(int rank) const`: the logical thread of linear rank `rank`: its
   /// (x, y, z) and grid coordinates.
   KOKKOS_INLINE_FUNCTION Thread thread_of(int rank) const {
-    const int rx = m_geo.block_x.div(rank);
-    Thread t{rank - rx * m_geo.block.x, m_geo.block_y.mod(rx), m_geo.block_y.div(rx), rank};
+    Thread t{0, 0, 0, rank};
+    if constexpr (static_shape) {  // divisions by constants
+      const int rx = rank / Shape::x;
+      t.x = rank - rx * Shape::x, t.y = rx % Shape::y, t.z = rx / Shape::y;
+    } else {
+      const int rx = m_geo.block_x.div(rank);
+      t.x = rank - rx * m_geo.block.x, t.y = m_geo.block_y.mod(rx), t.z = m_geo.block_y.div(rx);
+    }
     const Dim3 g0 = grid_origin();
     t.gx = g0.x + t.x, t.gy = g0.y + t.y, t.gz = g0.z + t.z;
     return t;
@@ -407,7 +465,7 @@ class Block {
   /// `Dim3 grid_origin() const`: blockIdx * blockDim, the grid coordinates of the block's
   /// thread (0, 0, 0).
   KOKKOS_INLINE_FUNCTION Dim3 grid_origin() const {
-    return Dim3(m_idx.x * m_geo.block.x, m_idx.y * m_geo.block.y, m_idx.z * m_geo.block.z);
+    return Dim3(m_idx.x * block_dim().x, m_idx.y * block_dim().y, m_idx.z * block_dim().z);
   }
 
   // -- implementation: used by SharedArray / DynamicSharedArray ----------
@@ -449,13 +507,102 @@ class Block {
     return m_geo.host_nested_threads_loop;
 #endif
   }
+  // threads(box, f) for a Dim3 or a Box (whose x, y, z are constants).
+  template <class BoxT, class F>
+  KOKKOS_INLINE_FUNCTION void threads_in(const BoxT& box, const F& f) const {
+    enter_threads();
+    if constexpr (is_gpu) {
+      SCRATCHKIT_BOUNDS_CHECK_V(box.x <= block_dim().x && box.y <= block_dim().y && box.z <= block_dim().z,
+                                "scratchkit: threads(box (%d, %d, %d)) in a block of (%d, %d, %d)", box.x, box.y,
+                                box.z, block_dim().x, block_dim().y, block_dim().z);
+      if (covers_x(box) || m_self.x < box.x) {
+        if ((covers_y(box) || m_self.y < box.y) && (covers_z(box) || m_self.z < box.z)) f(m_self);
+      }
+    } else {
+      SCRATCHKIT_REQUIRE_V(box.x <= block_dim().x && box.y <= block_dim().y && box.z <= block_dim().z,
+                           "scratchkit: threads(box (%d, %d, %d)) in a block of (%d, %d, %d): the box must fit "
+                           "the block",
+                           box.x, box.y, box.z, block_dim().x, block_dim().y, block_dim().z);
+      if (m_team.team_size() == 1) {
+        host_rows(box, f);
+      } else {
+        host_member_ranks([&](int r) {
+          const Thread t = thread_of(r);
+          if (t.x < box.x && t.y < box.y && t.z < box.z) f(t);
+        });
+      }
+    }
+    leave_threads();
+  }
+  // Whether a box's extent in a dimension is known at compile time to cover a static block's.
+  template <class BoxT>
+  KOKKOS_INLINE_FUNCTION static constexpr bool covers_x(const BoxT&) {
+    if constexpr (static_shape && detail::is_box<BoxT>::value) return BoxT::x >= detail::box_dim<Shape>().x;
+    return false;
+  }
+  template <class BoxT>
+  KOKKOS_INLINE_FUNCTION static constexpr bool covers_y(const BoxT&) {
+    if constexpr (static_shape && detail::is_box<BoxT>::value) return BoxT::y >= detail::box_dim<Shape>().y;
+    return false;
+  }
+  template <class BoxT>
+  KOKKOS_INLINE_FUNCTION static constexpr bool covers_z(const BoxT&) {
+    if constexpr (static_shape && detail::is_box<BoxT>::value) return BoxT::z >= detail::box_dim<Shape>().z;
+    return false;
+  }
+  // block_stride over a Dim3 (non-negative extents) or a Box.
+  template <class BoxT, class F>
+  KOKKOS_INLINE_FUNCTION void block_stride_in(const BoxT& e, const F& f) const {
+    enter_threads();
+    if constexpr (is_gpu) {
+      if constexpr (static_shape && detail::is_box<BoxT>::value) {
+        stride_points_static<BoxT>(m_self.rank, f);
+      } else {
+        stride_points(m_self.rank, e.x, e.y, e.z, f);
+      }
+    } else {
+      if (m_team.team_size() == 1 && !SCRATCHKIT_SCRATCH_RECORDING()) {
+        for (int z = 0; z < e.z; ++z)
+          for (int y = 0; y < e.y; ++y) {
+            SCRATCHKIT_HOST_IVDEP
+            for (int x = 0; x < e.x; ++x) f(x, y, z);
+          }
+      } else {
+        // Each point on the logical thread a GPU runs it on (the checker sees the GPU's accesses).
+        host_member_ranks([&](int r) {
+          SCRATCHKIT_SCRATCH_BEGIN_THREAD(r);
+          stride_points(r, e.x, e.y, e.z, f);
+          SCRATCHKIT_SCRATCH_END_THREAD();
+        });
+      }
+    }
+    leave_threads();
+  }
+  /// A static box in a static block: thread r's points r, r + T, ... (T threads) as a constant
+  /// count of unrolled steps, each point's coordinates by divisions by constants.
+  template <class BoxT, class F>
+  KOKKOS_INLINE_FUNCTION void stride_points_static(int r, const F& f) const {
+    constexpr int ex = BoxT::x, exy = BoxT::x * BoxT::y, n = BoxT::count, nt = static_threads;
+    constexpr int full = n / nt, rest = n - full * nt;
+    const auto point = [&](int i) {
+      const int z = exy == n ? 0 : i / exy, rem = i - z * exy, y = ex == exy ? 0 : rem / ex;
+      f(rem - y * ex, y, z);
+    };
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+    for (int k = 0; k < full; ++k) point(r + k * nt);
+    if constexpr (rest > 0) {
+      if (r < rest) point(r + full * nt);
+    }
+  }
   /// Host backends, several members: g(rank) for the ranks this member runs. Members own whole
   /// warps (member m runs warps m, m + team size, ...), so warp collectives stay within one member.
   template <class G>
   KOKKOS_INLINE_FUNCTION void host_member_ranks(const G& g) const {
     const int ws = m_geo.warp, ts = m_team.team_size();
-    for (int w0 = m_team.team_rank() * ws; w0 < m_nthreads; w0 += ts * ws) {
-      const int w1 = w0 + ws < m_nthreads ? w0 + ws : m_nthreads;
+    for (int w0 = m_team.team_rank() * ws; w0 < num_threads(); w0 += ts * ws) {
+      const int w1 = w0 + ws < num_threads() ? w0 + ws : num_threads();
       for (int r = w0; r < w1; ++r) g(r);
     }
   }
@@ -463,16 +610,16 @@ class Block {
   template <class F>
   KOKKOS_INLINE_FUNCTION void stride_points(int r, int ex, int ey, int ez, const F& f) const {
     const int n = ex * ey * ez, exy = ex * ey;
-    for (int i = r; i < n; i += m_nthreads) {
+    for (int i = r; i < n; i += num_threads()) {
       const int z = i / exy, rem = i - z * exy, y = rem / ex;
       f(rem - y * ex, y, z);
     }
   }
   /// Host backends, one member: f for every thread of `box`, x row by x row.
-  template <class F>
-  KOKKOS_INLINE_FUNCTION void host_rows(const Dim3& box, const F& f) const {
+  template <class BoxT, class F>
+  KOKKOS_INLINE_FUNCTION void host_rows(const BoxT& box, const F& f) const {
     const Dim3 g0 = grid_origin();
-    const int bx = m_geo.block.x, by = m_geo.block.y;
+    const int bx = block_dim().x, by = block_dim().y;
     for (int z = 0; z < box.z; ++z)
       for (int y = 0; y < box.y; ++y) {
         const int row = bx * (y + by * z);
@@ -504,15 +651,15 @@ class Block {
   char* m_base;
   int m_rank;
   Dim3 m_idx;
-  int m_nthreads;
+  int m_nthreads = 0;  ///< run-time shapes only
   Thread m_self{0, 0, 0, 0};
   mutable std::size_t m_cursor;
   mutable bool m_in_threads;
 };
 
 /// Block-wide barrier: CUDA's __syncthreads(), Kokkos' team_barrier().
-template <class ExecSpace>
-KOKKOS_INLINE_FUNCTION void sync_threads(const Block<ExecSpace>& block) {
+template <class ExecSpace, class Shape>
+KOKKOS_INLINE_FUNCTION void sync_threads(const Block<ExecSpace, Shape>& block) {
   block.sync();
 }
 
@@ -536,8 +683,8 @@ KOKKOS_INLINE_FUNCTION bool host_direct(const BlockT& b) {
 }  // namespace detail
 
 /// Runs f(Thread) for every logical thread of the block (same as block.threads(f)).
-template <class ExecSpace, class F>
-KOKKOS_INLINE_FUNCTION void for_each_thread(const Block<ExecSpace>& block, const F& f) {
+template <class ExecSpace, class Shape, class F>
+KOKKOS_INLINE_FUNCTION void for_each_thread(const Block<ExecSpace, Shape>& block, const F& f) {
   block.threads(f);
 }
 

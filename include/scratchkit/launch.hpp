@@ -234,10 +234,45 @@ bool fits_level0(const LaunchParams& p) {
 }
 
 namespace detail {
+/// The launch bounds of a body whose Block has a static shape: the shape's threads where the call
+/// gives none (`__launch_bounds__(X * Y * Z)`); bounds below the shape do not compile.
+template <class Bounds, class Shape>
+struct shape_bounds {
+  using type = Bounds;
+};
+template <unsigned M, unsigned B, bool K, bool T, int X, int Y, int Z>
+struct shape_bounds<LaunchBounds<M, B, K, T>, Box<X, Y, Z>> {
+  static_assert(M == 0 || M >= static_cast<unsigned>(X * Y * Z),
+                "scratchkit::launch: LaunchBounds' MaxThreads is below the threads of the body's BlockShape");
+  using type = LaunchBounds<(M == 0 ? static_cast<unsigned>(X * Y * Z) : M), (B == 0 ? 1u : B), K, T>;
+};
+template <class Bounds, class F>
+using body_bounds_t = typename shape_bounds<Bounds, body_shape_t<F>>::type;
+
+/// A body that takes `const Block<E, S>&`: E is the launch's space, and a static S is the launch's block.
+template <class ExecSpace, class F>
+void check_body_block(const char* label, const LaunchParams& p) {
+  using Arg = std::remove_cv_t<std::remove_reference_t<typename body_argument<decltype(&F::operator())>::type>>;
+  static_assert(std::is_same<typename Arg::execution_space, ExecSpace>::value,
+                "scratchkit::launch: the body takes a Block of another execution space than the launch's");
+  using Shape = typename Arg::shape_type;
+  if constexpr (is_box<Shape>::value) {
+    const Dim3 b = p.block();
+    if (b.x != Shape::x || b.y != Shape::y || b.z != Shape::z) {
+      std::ostringstream err;
+      err << "scratchkit: cannot launch kernel '" << label << "': its body takes a Block of BlockShape<" << Shape::x
+          << ", " << Shape::y << ", " << Shape::z << "> but LaunchParams gives a block of " << dim_str(b)
+          << " (give LaunchParams the shape: LaunchParams(grid, Block::shape_type()))";
+      throw LaunchError(err.str());
+    }
+  }
+}
+
 /// launch() with the tuning hook's answer t already asked: the one place a launch reads it.
 template <class Bounds, ScratchFallback MaxFallback, class ExecSpace, class F>
 void launch_tuned(const ExecSpace& exec, const char* label, const LaunchParams& p, const F& body,
                   const tuning::LaunchTuning& t) {
+  if constexpr (is_box<body_shape_t<F>>::value) check_body_block<ExecSpace, F>(label, p);
   LaunchPlan plan = make_launch_plan<ExecSpace, Bounds, LaunchPlan>(p, label, launch_settings(p, t, label));
   if (Bounds::max_threads > 0 && plan.logical_threads > static_cast<long long>(Bounds::max_threads)) {
     std::ostringstream err;
@@ -281,10 +316,13 @@ void launch_kernel(const ExecSpace& exec, const char* label, tuning::Kernel kern
 /// level-1 scratch; ScratchFallback::none compiles the level-0 kernel only
 /// (half the device code), and a LaunchParams asking for level 1 is refused.
 /// With a tuning hook installed (tuning/hook.hpp) the launch asks it once, before planning.
+/// A body that takes `const Block<ExecSpace, BlockShape<X, Y, Z>>&` gets a block whose shape is
+/// a compile-time constant, and launch bounds of X * Y * Z threads where `Bounds` sets none; a
+/// LaunchParams whose block is not X x Y x Z is refused (LaunchError) before the launch.
 template <class Bounds = NoLaunchBounds, ScratchFallback MaxFallback = ScratchFallback::level1, class ExecSpace,
           class F>
 void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const F& body) {
-  detail::launch_kernel<Bounds, MaxFallback>(exec, label, tuning::Kernel::user, p, body);
+  detail::launch_kernel<detail::body_bounds_t<Bounds, F>, MaxFallback>(exec, label, tuning::Kernel::user, p, body);
 }
 
 /// launch() with a label built at run time.

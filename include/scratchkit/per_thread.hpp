@@ -6,6 +6,7 @@
 #include <scratchkit/detail/scratch_ref.hpp>
 
 #include <cstdio>
+#include <type_traits>
 
 namespace scratchkit {
 
@@ -29,6 +30,12 @@ KOKKOS_INLINE_FUNCTION void per_thread_fits(const BlockT& block) {
                          block.num_threads());
   }
 }
+/// PerThread's default room: a static-shape block's threads, else the largest block a launch accepts.
+template <class BlockT, class = void>
+struct per_thread_room : std::integral_constant<int, 1024> {};
+template <class BlockT>
+struct per_thread_room<BlockT, std::enable_if_t<(BlockT::static_threads > 0)>>
+    : std::integral_constant<int, BlockT::static_threads> {};
 }  // namespace detail
 
 /// A value of T for each logical thread of the block, kept across barriers:
@@ -40,7 +47,7 @@ KOKKOS_INLINE_FUNCTION void per_thread_fits(const BlockT& block) {
 /// an array indexed by the thread's rank, of MaxThreads elements. The default
 /// MaxThreads is the largest block any launch accepts (1024,
 /// BlockLimits::max_threads), so it fits every launch and the type names no
-/// block size:
+/// block size; in a static-shape block (`Block<Exec, BlockShape<X, Y, Z>>`) it is X * Y * Z:
 /// \code
 /// scratchkit::PerThread<float, Block> acc(b, 0.0f);   // every thread's acc starts at 0
 /// for (...) { ...; sync_threads(b); b.threads([&](const Thread& t) { acc(t) += ...; }); }
@@ -52,7 +59,7 @@ KOKKOS_INLINE_FUNCTION void per_thread_fits(const BlockT& block) {
 /// tried on a GPU does not fail later on a host backend. To have it refused
 /// before the launch, give the launch the same bound:
 /// `launch<LaunchBounds<MaxThreads>>(...)` rejects larger blocks on the host.
-template <class T, class BlockT, int MaxThreads = 1024>
+template <class T, class BlockT, int MaxThreads = detail::per_thread_room<BlockT>::value>
 class PerThread {
  public:
   static constexpr bool in_register = BlockT::is_gpu;

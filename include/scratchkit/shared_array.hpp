@@ -31,7 +31,7 @@ class SharedShape;
 /// Arrays are placed in the order they are constructed, which must be the
 /// order (and the types) listed in `uses<...>()`; a kernel that takes more
 /// than was planned aborts rather than overlapping the dynamic pool.
-template <class T, std::size_t N, std::size_t Align = 0>
+template <class T, std::size_t N = 0, std::size_t Align = 0>
 class SharedArray {
  public:
   using value_type = T;
@@ -42,7 +42,8 @@ class SharedArray {
   static_assert(detail::is_pow2(alignment), "SharedArray: Align must be a power of two");
   static_assert(alignment >= alignof(T), "SharedArray: Align below the element's alignment");
   static_assert(alignment <= detail::base_alignment, "SharedArray: Align above 128 is not supported");
-  static_assert(N > 0, "SharedArray: N must be positive");
+  static_assert(!std::is_array<T>::value, "SharedArray<T[E0][E1]...> takes its extents from T: leave N out");
+  static_assert(N > 0, "SharedArray: N must be positive (or T an array type: SharedArray<float[16][16]>)");
   static_assert(std::is_trivially_destructible<T>::value, "SharedArray: T must be trivially destructible");
 
   static constexpr Uninit UNINIT{};
@@ -95,6 +96,71 @@ class SharedArray {
 
  private:
   T* m_data;
+};
+
+/// A multi-dimensional array in static scratch in one line, CUDA's `__shared__ T a[E0][E1]...`:
+/// `SharedArray<double[Q][Q][D]> s(b);` then `s(i, j, k)`. Row-major, the last index fastest,
+/// exactly as C lays out `T[E0][E1][E2]`: element (i, j, k) at ((i * E1) + j) * E2 + k. Padding
+/// against bank conflicts is written as in CUDA, on the extent: `SharedArray<float[32][32 + 1]>`
+/// (a 32 x 32 tile read by columns; rows 33 floats apart, so a column's 32 elements fall in 32
+/// banks). Everything of SharedArray<T, E0 * E1 * ...> stays: `uses<>()`, `s[i]` over all
+/// elements, `data()`, `shape<...>()` to reuse the storage under another shape. Each index is
+/// checked in bounds-checked builds, and the scratch checker records every access.
+/// \code
+/// using Cube = scratchkit::SharedArray<double[Q1][Q1][Q1]>;
+/// auto p = LaunchParams(NE, Block::shape_type()).uses<Cube>();
+/// ... Cube s(b); s(qz, qy, qx) = ...;
+/// \endcode
+template <class T, std::size_t E0, std::size_t Align>
+class SharedArray<T[E0], 0, Align>
+    : public SharedArray<std::remove_all_extents_t<T>, E0 * (sizeof(T) / sizeof(std::remove_all_extents_t<T>)),
+                         Align> {
+  using elem = std::remove_all_extents_t<T>;
+  using base = SharedArray<elem, E0 * (sizeof(T) / sizeof(elem)), Align>;
+  static_assert(E0 > 0, "SharedArray<T[E0]...>: extents must be positive");
+
+ public:
+  using value_type = elem;
+  /// Dimensions: 1 + the array rank of T.
+  static constexpr int rank = 1 + static_cast<int>(std::rank<T>::value);
+  /// Extent of dimension d (0: E0).
+  KOKKOS_INLINE_FUNCTION static constexpr int extent(int d) {
+    constexpr int e[] = {static_cast<int>(E0), static_cast<int>(std::extent<T, 0>::value),
+                         static_cast<int>(std::extent<T, 1>::value), static_cast<int>(std::extent<T, 2>::value),
+                         static_cast<int>(std::extent<T, 3>::value), static_cast<int>(std::extent<T, 4>::value)};
+    return e[d];
+  }
+  static_assert(rank <= 6, "SharedArray<T[E0]...>: at most 6 dimensions");
+
+  template <class BlockT>
+  KOKKOS_INLINE_FUNCTION explicit SharedArray(const BlockT& block, Uninit u = Uninit{}) : base(block, u) {}
+
+  /// The element (i0, i1, ...): one index a dimension.
+  template <class... I>
+  KOKKOS_INLINE_FUNCTION detail::scratch_ref_t<elem> operator()(detail::scratch_int_index i0, I... i) const {
+    static_assert(sizeof...(I) + 1 == rank, "SharedArray<T[E0]...>: one index per dimension");
+    const std::size_t k = static_cast<std::size_t>(linear<0>(0, detail::index_value(i0), static_cast<int>(i)...));
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+    return detail::scratch_element(this->data() + k, detail::index_site(i0));
+#else
+    return this->data()[k];
+#endif
+  }
+
+ private:
+  // Constant extents: the index arithmetic folds to multiplies by constants.
+  template <int D, class... I>
+  KOKKOS_INLINE_FUNCTION static int linear(int acc, int i0, I... rest) {
+    constexpr int e = extent(D);
+    SCRATCHKIT_BOUNDS_CHECK_V(i0 >= 0 && i0 < e, "scratchkit: SharedArray index %d out of bounds [0, %d) in dimension %d",
+                              i0, e, D);
+    acc = acc * e + i0;  // int arithmetic, as CUDA's: a scratch array is far below 2^31 elements
+    if constexpr (sizeof...(I) == 0) {
+      return acc;
+    } else {
+      return linear<D + 1>(acc, rest...);
+    }
+  }
 };
 
 /// A row-major multi-dimensional view of a scratch array's elements (SharedArray::shape).

@@ -13,6 +13,49 @@
 namespace scratchkit {
 namespace detail {
 
+/// The block shape a kernel body takes: S where the body's call operator takes `const Block<E, S>&`
+/// (a lambda or functor with one, non-template operator()), RuntimeShape otherwise (a generic
+/// lambda). Kokkos deduces a reducer's value type from `&F::operator()` the same way.
+template <class M>
+struct body_argument {
+  using type = void;
+};
+template <class C, class R, class A>
+struct body_argument<R (C::*)(A) const> {
+  using type = A;
+};
+template <class C, class R, class A>
+struct body_argument<R (C::*)(A)> {
+  using type = A;
+};
+template <class C, class R, class A>
+struct body_argument<R (C::*)(A) const noexcept> {
+  using type = A;
+};
+template <class C, class R, class A>
+struct body_argument<R (C::*)(A) noexcept> {
+  using type = A;
+};
+template <class A>
+struct block_shape_of_arg {
+  using type = RuntimeShape;
+};
+template <class E, class S>
+struct block_shape_of_arg<Block<E, S>> {
+  using type = S;
+};
+template <class F, class = void>
+struct body_shape {
+  using type = RuntimeShape;
+};
+template <class F>
+struct body_shape<F, std::void_t<decltype(&F::operator())>> {
+  using type = typename block_shape_of_arg<std::remove_cv_t<std::remove_reference_t<
+      typename body_argument<decltype(&F::operator())>::type>>>::type;
+};
+template <class F>
+using body_shape_t = typename body_shape<F>::type;
+
 /// The block's scratch base as the kernel should see it: the pointer Kokkos
 /// hands out, raised to base_alignment. On CUDA level 0 that pointer is
 /// generic, and nvcc cannot prove it is in shared memory: every access would
@@ -83,6 +126,7 @@ KOKKOS_FUNCTION void host_block_body(const F& f, const B& b) {
 template <class ExecSpace, class F, int Level, bool Direct, bool Loop, bool Alt>
 struct BlockFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using block_type  = Block<ExecSpace, body_shape_t<F>>;
   F m_f;
   BlockGeometry m_geo;
   int m_per_team = 1;
@@ -96,14 +140,14 @@ struct BlockFunctor {
   void* m_check = nullptr;
 #endif
 
-  KOKKOS_INLINE_FUNCTION void run(const Block<ExecSpace>& b, char* base) const {
+  KOKKOS_INLINE_FUNCTION void run(const block_type& b, char* base) const {
 #if SCRATCHKIT_SCRATCH_CHECK_HOOKS
     const scheck::BlockRun record(static_cast<scheck::LaunchCheck*>(m_check), base,
                                   m_geo.dynamic_begin + m_geo.dynamic_bytes, b.block_idx().x, b.block_idx().y,
                                   b.block_idx().z, m_geo.block.x, m_geo.block.y);
 #endif
     (void)base;
-    if constexpr (Block<ExecSpace>::is_gpu) {
+    if constexpr (block_type::is_gpu) {
       m_f(b);
     } else {
       host_block_body(m_f, b);
@@ -133,7 +177,7 @@ struct BlockFunctor {
         // (docs/performance.md, "Several blocks per team").
         std::size_t at = 0;
         for (int r = first; r < last; r += step) {
-          run(Block<ExecSpace>(team, m_geo, assume_aligned<base_alignment>(base + at), r), base + at);
+          run(block_type(team, m_geo, assume_aligned<base_alignment>(base + at), r), base + at);
           at = at == 0 ? m_stride : 0;
         }
       } else {
@@ -141,11 +185,11 @@ struct BlockFunctor {
           // The previous block's last phase may still read the scratch the
           // next one's first phase writes.
           if (r != first) team.team_barrier();
-          run(Block<ExecSpace>(team, m_geo, base, r), base);
+          run(block_type(team, m_geo, base, r), base);
         }
       }
     } else {
-      run(Block<ExecSpace>(team, m_geo, base, team.league_rank()), base);
+      run(block_type(team, m_geo, base, team.league_rank()), base);
     }
   }
 };

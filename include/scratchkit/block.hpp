@@ -158,6 +158,17 @@ struct FastDiv {
   KOKKOS_INLINE_FUNCTION int mod(int n) const { return n - div(n) * static_cast<int>(d); }
 };
 
+/// The thread's rank as a value the compiler must take anew in each block. Kokkos' CUDA team
+/// driver runs the kernel body inside a loop over league ranks; without this, nvcc hoists every
+/// address and index derived from the thread's coordinates out of that loop, keeping them all
+/// live across the whole body (a CUDA kernel computes them where they are used).
+KOKKOS_INLINE_FUNCTION int per_block_value(int v) {
+#if defined(__CUDA_ARCH__) && !defined(SCRATCHKIT_NO_PER_BLOCK_RANK)
+  asm volatile("" : "+r"(v));
+#endif
+  return v;
+}
+
 /// What a block needs to know about its launch (copied into the kernel).
 struct BlockGeometry {
   Dim3 grid;
@@ -232,7 +243,7 @@ class Block {
     const int lx = geo.grid_x.div(rank);
     m_idx = Dim3(rank - lx * geo.grid.x, geo.grid_y.mod(lx), geo.grid_y.div(lx));
     if constexpr (!static_shape) m_nthreads = geo.block.x * geo.block.y * geo.block.z;
-    if (is_gpu) m_self = thread_of(team.team_rank());
+    if (is_gpu) m_self = thread_of(detail::per_block_value(team.team_rank()));
   }
 
   /// `Dim3 block_dim() const`: blockDim.

@@ -4,11 +4,13 @@
 // the run-time shapes, every point of a box once, the launch's checks before launching.
 #include "test_support.hpp"
 
+#include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/shared_array.hpp>
 
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <string>
 #include <type_traits>
@@ -182,4 +184,34 @@ TEST_CASE("SharedArray<T[E0][E1][E2]>: row-major, the same storage as the flat a
         bad += h(105 + r) != 1 + (6 - x) + 10 * (4 - y) + 100 * (2 - z);
       }
   CHECK(bad == 0);
+}
+
+namespace {
+// A pool of `bytes` written and read back by a static-shape block of 128 threads.
+template <ScratchFallback... M>
+void static_pool(const Kokkos::View<int*, Exec::memory_space>& out, const LaunchParams& p) {
+  using B = Block<Exec, BlockShape<128>>;
+  launch<NoLaunchBounds, M...>(Exec(), "test::static_pool", p, KOKKOS_LAMBDA(const B& b) {
+    auto d        = DynamicSharedArray<int>::get(b);
+    const int n   = static_cast<int>(b.dynamic_shared_bytes() / sizeof(int));
+    b.block_stride(n, [&](int i) { d[i] = i; });
+    sync_threads(b);
+    b.once([&]() { out(b.block_rank()) = d[n - 1] == n - 1 ? 1 : 0; });
+  });
+}
+}  // namespace
+
+TEST_CASE("a static-shape body is compiled for level 0 alone unless the call names level 1", "[static_shape]") {
+  const auto avail        = plan_launch<Exec>(LaunchParams(Dim3(3), Dim3(128))).level0_max;
+  const std::size_t bytes = (avail + 4096) / 4 * 4;
+  const auto p = LaunchParams(Dim3(3), Dim3(128)).shared_mem_bytes(bytes).fallback(ScratchFallback::level1);
+  Kokkos::View<int*, Exec::memory_space> out("out", 3);
+  CHECK_THROWS_WITH(static_pool<>(out, p), Catch::Matchers::ContainsSubstring("ScratchFallback::level1"));
+  static_pool<ScratchFallback::level1>(out, p);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  for (int i = 0; i < 3; ++i) CHECK(h(i) == 1);
+  Kokkos::deep_copy(out, 0);
+  static_pool<>(out, LaunchParams(Dim3(3), Dim3(128)).shared_mem_bytes(1024));
+  h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  for (int i = 0; i < 3; ++i) CHECK(h(i) == 1);
 }

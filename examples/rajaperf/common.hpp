@@ -32,6 +32,7 @@ using Exec  = Kokkos::DefaultExecutionSpace;
 using Block = scratchkit::Block<Exec>;
 using scratchkit::BlockShape;
 using scratchkit::Box;
+using scratchkit::ceil_div;
 using scratchkit::launch;
 using scratchkit::LaunchParams;
 using scratchkit::PerThread;

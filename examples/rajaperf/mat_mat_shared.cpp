@@ -9,12 +9,11 @@
 
 // [count-begin]
 constexpr int TL_SZ = 16;                                      // the suite's tile edge
-using Tile   = SharedArray<double[TL_SZ][TL_SZ]>;          // __shared__ double As[TL_SZ][TL_SZ]
-using TBlock = scratchkit::Block<Exec, BlockShape<TL_SZ, TL_SZ>>;  // blockDim (TL_SZ, TL_SZ), known to the compiler
+using Tile   = SharedArray<double[TL_SZ][TL_SZ]>;                  // __shared__ double As[TL_SZ][TL_SZ]
+using TBlock = scratchkit::Block<Exec, BlockShape<TL_SZ, TL_SZ>>;  // blockDim (TL_SZ, TL_SZ) at compile time
 
 void mat_mat_shared_layer(int N, const CVec& A, const CVec& B, const Vec& C) {
-  const int nb = scratchkit::ceil_div(N, TL_SZ);
-  auto p = LaunchParams({nb, nb}, TBlock::shape_type()).uses<Tile, Tile>();
+  auto p = LaunchParams({ceil_div(N, TL_SZ), ceil_div(N, TL_SZ)}, TBlock::shape_type()).uses<Tile, Tile>();
   launch(Exec(), "rajaperf::mat_mat_shared", p, KOKKOS_LAMBDA(const TBlock& b) {
     Tile As(b), Bs(b);
     PerThread<double, TBlock> acc(b, 0.0);  // the suite's Cs[ty][tx]: a local that lives across barriers

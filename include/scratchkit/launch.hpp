@@ -249,6 +249,13 @@ struct shape_bounds<LaunchBounds<M, B, K, T>, Box<X, Y, Z>> {
 template <class Bounds, class F>
 using body_bounds_t = typename shape_bounds<Bounds, body_shape_t<F>>::type;
 
+/// launch()'s MaxFallback when the call names none: level 1 for a run-time shape; level 0 alone
+/// for a static shape, whose scratch is fixed where the kernel is written (one body a policy).
+inline constexpr ScratchFallback fallback_by_shape = static_cast<ScratchFallback>(-1);
+template <ScratchFallback M, class F>
+inline constexpr ScratchFallback body_fallback_v =
+    M != fallback_by_shape ? M : (is_box<body_shape_t<F>>::value ? ScratchFallback::none : ScratchFallback::level1);
+
 /// A body that takes `const Block<E, S>&`: E is the launch's space, and a static S is the launch's block.
 template <class ExecSpace, class F>
 void check_body_block(const char* label, const LaunchParams& p) {
@@ -294,7 +301,7 @@ void launch_tuned(const ExecSpace& exec, const char* label, const LaunchParams& 
   } else if constexpr (MaxFallback == ScratchFallback::level1) {
     launch_at_level<Bounds, 1>(exec, label, p, plan, body);
   } else {
-    throw level0_only_error(label, plan.scratch_bytes);
+    throw level0_only_error(label, plan.scratch_bytes, is_box<body_shape_t<F>>::value);
   }
 }
 
@@ -313,20 +320,23 @@ void launch_kernel(const ExecSpace& exec, const char* label, tuning::Kernel kern
 /// `launch<LaunchBounds<256, 2>>(exec, label, params, body)`.
 /// `MaxFallback` (optional, second) is the furthest ScratchFallback this call
 /// may ask for at run time: the default compiles the body for level-0 and
-/// level-1 scratch; ScratchFallback::none compiles the level-0 kernel only
+/// level-1 scratch (static shapes: below); ScratchFallback::none compiles the level-0 kernel only
 /// (half the device code), and a LaunchParams asking for level 1 is refused.
 /// With a tuning hook installed (tuning/hook.hpp) the launch asks it once, before planning.
 /// A body that takes `const Block<ExecSpace, BlockShape<X, Y, Z>>&` gets a block whose shape is
 /// a compile-time constant, and launch bounds of X * Y * Z threads where `Bounds` sets none; a
 /// LaunchParams whose block is not X x Y x Z is refused (LaunchError) before the launch.
-template <class Bounds = NoLaunchBounds, ScratchFallback MaxFallback = ScratchFallback::level1, class ExecSpace,
+/// Such a body is compiled for level-0 scratch alone unless the call names
+/// `ScratchFallback::level1` (a LaunchParams asking for level 1 is then refused, saying so).
+template <class Bounds = NoLaunchBounds, ScratchFallback MaxFallback = detail::fallback_by_shape, class ExecSpace,
           class F>
 void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const F& body) {
-  detail::launch_kernel<detail::body_bounds_t<Bounds, F>, MaxFallback>(exec, label, tuning::Kernel::user, p, body);
+  detail::launch_kernel<detail::body_bounds_t<Bounds, F>, detail::body_fallback_v<MaxFallback, F>>(
+      exec, label, tuning::Kernel::user, p, body);
 }
 
 /// launch() with a label built at run time.
-template <class Bounds = NoLaunchBounds, ScratchFallback MaxFallback = ScratchFallback::level1, class ExecSpace,
+template <class Bounds = NoLaunchBounds, ScratchFallback MaxFallback = detail::fallback_by_shape, class ExecSpace,
           class F>
 void launch(const ExecSpace& exec, const std::string& label, const LaunchParams& p, const F& body) {
   launch<Bounds, MaxFallback>(exec, label.c_str(), p, body);

@@ -54,6 +54,9 @@ for i in "${!trees[@]}"; do
     start=$SECONDS
     build_tree "${trees[$i]}" "$kind" "$d" || { echo "build ${names[$i]} $kind failed"; tail -n 30 "$d.build.log" "$d.configure.log"; }
     echo "built ${names[$i]} $kind in $((SECONDS - start)) s" | tee -a "$out/summary.txt"
+    # Each port's layer unit: its compile time from ninja's log (start and end in ms).
+    awk -v t="${names[$i]} $kind" '$4 ~ /rajaperf_.*\.cpp\.o$/ { n = split($4, a, "/"); printf "compile %s %s %.1f s\n", t, a[n], ($2 - $1) / 1000 }' \
+      "$d/.ninja_log" 2>/dev/null | tee -a "$out/summary.txt"
   done
 done
 

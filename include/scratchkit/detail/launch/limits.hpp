@@ -117,11 +117,13 @@ auto with_desired_occupancy(const Policy& policy, int percent) {
 }
 
 /// The error for a level-1 request to a body compiled for level 0 only.
-inline LaunchError level0_only_error(const char* label, std::size_t bytes) {
+inline LaunchError level0_only_error(const char* label, std::size_t bytes, bool static_shape = false) {
   std::ostringstream err;
   err << "scratchkit: cannot launch kernel '" << label << "' with " << bytes
-      << " bytes of level-1 scratch: it is compiled for level-0 scratch only (launch<Bounds, "
-         "ScratchFallback::none>)";
+      << " bytes of level-1 scratch: it is compiled for level-0 scratch only ("
+      << (static_shape ? "a body on a static BlockShape is, unless launched as launch<Bounds, ScratchFallback::level1>"
+                       : "launch<Bounds, ScratchFallback::none>")
+      << ")";
   return LaunchError(err.str());
 }
 

@@ -215,3 +215,23 @@ TEST_CASE("a static-shape body is compiled for level 0 alone unless the call nam
   h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   for (int i = 0; i < 3; ++i) CHECK(h(i) == 1);
 }
+
+TEST_CASE("LaunchParams(grid): the block is the body's static shape", "[static_shape]") {
+  using B = Block<Exec, BlockShape<16, 4>>;
+  Kokkos::View<int*, Exec::memory_space> seen("seen", 3 * 64);
+  const auto p = LaunchParams(Dim3(3));
+  launch(Exec(), "test::block_from_body", p, KOKKOS_LAMBDA(const B& b) {
+    PerThread acc(b, 1);  // PerThread<int, B>: T from the initial value, the room from the shape
+    b.threads([&](const Thread& t) { acc(t) += t.rank; });
+    sync_threads(b);
+    b.threads([&](const Thread& t) { seen(64 * b.block_rank() + t.rank) = acc(t) + 1000 * b.block_dim().y; });
+  });
+  auto h   = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), seen);
+  long bad = 0;
+  for (int i = 0; i < 3 * 64; ++i) bad += h(i) != 1 + i % 64 + 4000;
+  CHECK(bad == 0);
+  // A body on a run-time shape, and a plan without a launch, have no block to take: refused.
+  CHECK_THROWS_WITH(launch(Exec(), "test::block_from_runtime", p, KOKKOS_LAMBDA(const Block<Exec>&) {}),
+                    Catch::Matchers::ContainsSubstring("LaunchParams(grid) has no block"));
+  CHECK_THROWS_AS(plan_launch<Exec>(p), LaunchError);
+}

@@ -27,6 +27,9 @@
 // What a kernel file on the layer names, as a CUDA file includes <cuda_runtime.h>.
 using Exec  = Kokkos::DefaultExecutionSpace;
 using Block = scratchkit::Block<Exec>;
+/// A block whose shape is known at compile time (what a CUDA kernel's author knows of blockDim).
+template <int X, int Y = 1, int Z = 1>
+using ShapedBlock = scratchkit::Block<Exec, scratchkit::BlockShape<X, Y, Z>>;
 using scratchkit::ceil_div;
 using scratchkit::launch;
 using scratchkit::LaunchParams;

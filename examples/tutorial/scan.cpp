@@ -13,10 +13,10 @@ using Buf = scratchkit::SharedArray<int, 256>;  // __shared__ int s[256]
 
 void scan256_layer(const Ints& in, const Ints& out) {
   const int n = in.extent(0);
-  auto p = LaunchParams(ceil_div(n, 256), 256).uses<Buf>();
-  launch(Exec(), "tutorial::scan256", p, KOKKOS_LAMBDA(const Block& b) {
+  auto p = LaunchParams(ceil_div(n, 256)).uses<Buf>();  // the block: the body's shape
+  launch(Exec(), "tutorial::scan256", p, KOKKOS_LAMBDA(const ShapedBlock<256>& b) {
     Buf s(b);
-    PerThread<int, Block> v(b), add(b);  // locals that live across __syncthreads()
+    PerThread<int, ShapedBlock<256>> v(b), add(b);  // locals that live across __syncthreads()
     b.threads([&](const Thread& t) { s[t.rank] = v(t) = t.gx < n ? in(t.gx) : 0; });
     sync_threads(b);
     for (int off = 1; off < 256; off *= 2) {

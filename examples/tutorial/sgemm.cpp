@@ -7,14 +7,14 @@
 using Matrix = Kokkos::View<float**, Kokkos::LayoutRight>;
 
 // [count-begin]
-using Tile = scratchkit::PaddedTile<float, 16, 16, 0>;  // __shared__ float As[16][16]
+using Tile = scratchkit::SharedArray<float[16][16]>;  // __shared__ float As[16][16]
 
 void sgemm_layer(const Matrix& A, const Matrix& B, const Matrix& C) {
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
-  auto p = LaunchParams({ceil_div(N, 16), ceil_div(M, 16)}, {16, 16}).uses<Tile, Tile>();
-  launch(Exec(), "tutorial::sgemm", p, KOKKOS_LAMBDA(const Block& b) {
+  auto p = LaunchParams({ceil_div(N, 16), ceil_div(M, 16)}).uses<Tile, Tile>();  // the block: the body's shape
+  launch(Exec(), "tutorial::sgemm", p, KOKKOS_LAMBDA(const ShapedBlock<16, 16>& b) {
     Tile As(b), Bs(b);
-    PerThread<float, Block> acc(b, 0.0f);  // a local that lives across __syncthreads()
+    PerThread acc(b, 0.0f);  // a local that lives across __syncthreads()
     for (int k0 = 0; k0 < K; k0 += 16) {
       b.threads([&](const Thread& t) {
         As(t.y, t.x) = t.gy < M && k0 + t.x < K ? A(t.gy, k0 + t.x) : 0.0f;

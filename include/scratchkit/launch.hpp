@@ -37,6 +37,10 @@ namespace scratchkit {
 class LaunchParams {
  public:
   LaunchParams(Dim3 grid, Dim3 block) : m_grid(grid), m_block(block) {}
+  /// The grid alone: launch() takes the block from the body's static shape (`const Block&` with
+  /// `Block = scratchkit::Block<Exec, BlockShape<X, Y, Z>>`), so the shape is written once. A
+  /// body on a run-time shape is refused (LaunchError), as is plan_launch().
+  explicit LaunchParams(Dim3 grid) : m_grid(grid), m_block(0, 0, 0), m_block_from_body(true) {}
 
   /// Plans the static arrays, in the order the kernel constructs them; a
   /// SharedArrays<...> group plans each of its arrays in its order.
@@ -148,6 +152,14 @@ class LaunchParams {
 
   Dim3 grid() const { return m_grid; }
   Dim3 block() const { return m_block; }
+  /// LaunchParams(grid): the block is the body's static shape, filled in by launch().
+  bool block_from_body() const { return m_block_from_body; }
+  /// The block set: what launch() does for LaunchParams(grid) with the body's static shape.
+  LaunchParams& impl_set_block(Dim3 block) {
+    m_block           = block;
+    m_block_from_body = false;
+    return *this;
+  }
   std::size_t static_bytes() const { return m_static; }
   std::size_t dynamic_bytes() const { return m_dynamic; }
   ScratchFallback scratch_fallback() const { return m_fallback; }
@@ -172,6 +184,7 @@ class LaunchParams {
   bool m_alternate           = false;
   ScratchCheck m_check{false};
   int m_occupancy = 0;
+  bool m_block_from_body = false;
 };
 
 /// How a launch maps onto Kokkos; `plan_launch` computes it without launching.
@@ -331,6 +344,16 @@ void launch_kernel(const ExecSpace& exec, const char* label, tuning::Kernel kern
 template <class Bounds = NoLaunchBounds, ScratchFallback MaxFallback = detail::fallback_by_shape, class ExecSpace,
           class F>
 void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const F& body) {
+  using Shape = detail::body_shape_t<F>;
+  if constexpr (detail::is_box<Shape>::value) {
+    if (p.block_from_body()) {
+      LaunchParams q = p;
+      q.impl_set_block(Dim3(Shape::x, Shape::y, Shape::z));
+      detail::launch_kernel<detail::body_bounds_t<Bounds, F>, detail::body_fallback_v<MaxFallback, F>>(
+          exec, label, tuning::Kernel::user, q, body);
+      return;
+    }
+  }
   detail::launch_kernel<detail::body_bounds_t<Bounds, F>, detail::body_fallback_v<MaxFallback, F>>(
       exec, label, tuning::Kernel::user, p, body);
 }

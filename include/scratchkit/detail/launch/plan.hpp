@@ -47,6 +47,13 @@ Plan make_launch_plan(const Params& p, const char* label, const LaunchSettings& 
     if (label) err << "kernel '" << label << "' ";
     err << "on " << detail::space_name<ExecSpace>() << ": ";
   };
+  if (p.block_from_body()) {
+    std::ostringstream err;
+    begin_error(err);
+    err << "LaunchParams(grid) has no block: launch() takes it from a body on a static BlockShape; to plan "
+           "without launching, give the block (LaunchParams(grid, Block::shape_type()))";
+    throw LaunchError(err.str());
+  }
 
   if (b.x < 1 || b.y < 1 || b.z < 1 || b.x > BlockLimits::max_x || b.y > BlockLimits::max_y ||
       b.z > BlockLimits::max_z || b.count() > BlockLimits::max_threads) {

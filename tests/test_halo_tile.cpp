@@ -137,15 +137,16 @@ struct TeamSize {
 
 /// Each block: the tile set to the sentinel, loaded, then copied whole (halo too) into
 /// dump(block, (z * wy + y) * wx + x).
-template <class Tile, class V, class D>
+template <class Tile, class ExecT, class V, class D>
 void load_and_dump(const V& in, const D& dump, Dim3 grid, Dim3 block, Boundary bc, HaloAxes axes, Dim3 shift,
                    Path path, ScratchCheckReport* report) {
+  using B = Block<ExecT>;
   using T            = typename Tile::value_type;
   constexpr int wx   = Tile::wx, wy = Tile::wy, rx = Tile::rx, ry = Tile::ry, rz = Tile::rz;
   const T s          = sentinel<T>();
   auto p             = LaunchParams(grid, block).uses<Tile>();
   if (path == Path::checker) p.check_scratch(ScratchCheck().quiet().into(report));
-  launch(Exec(), "test::halo_load", p, KOKKOS_LAMBDA(const B& b) {
+  launch(ExecT(), "test::halo_load", p, KOKKOS_LAMBDA(const B& b) {
     Tile tile(b);
     b.block_stride(Tile::points, [&](int k) {
       at(tile, k % wx - rx, k / wx % wy - ry, k / (wx * wy) - rz) = s;
@@ -158,7 +159,7 @@ void load_and_dump(const V& in, const D& dump, Dim3 grid, Dim3 block, Boundary b
       dump(b.block_rank(), k) = at(tile, k % wx - rx, k / wx % wy - ry, k / (wx * wy) - rz);
     });
   });
-  Exec().fence();
+  ExecT().fence();
 }
 
 /// What tile point (x, y, z) of the halo'd box holds after a load at origin o of an n-point grid.
@@ -185,9 +186,11 @@ const char* bc_name(Boundary bc) {
   return bc == Boundary::leave ? "leave" : bc == Boundary::zero ? "zero" : bc == Boundary::clamp ? "clamp" : "periodic";
 }
 
-/// Every policy, axis order, origin shift, block shape and path on grids of extents n (x, y, z).
-template <class Tile, class L>
+/// Every policy, axis order, origin shift, block shape and path on grids of extents n (x, y, z), on
+/// ExecT (a GPU: the one path it has; its input copied from the host's, contiguous layouts).
+template <class Tile, class L, class ExecT = Exec>
 void check_loads(const std::vector<std::array<int, 3>>& grids, const std::vector<Dim3>& blocks) {
+  constexpr bool host = std::is_same<ExecT, Exec>::value;
   using T                = typename Tile::value_type;
   constexpr int Rank     = Tile::rank;
   constexpr int nxt = Tile::nx, nyt = Tile::ny, nzt = Tile::nz;
@@ -196,22 +199,23 @@ void check_loads(const std::vector<std::array<int, 3>>& grids, const std::vector
       // Extents in index order: x last (as_indexed) or first (reversed).
       int e[3];
       for (int d = 0; d < Rank; ++d) e[d] = n[axes == HaloAxes::reversed ? d : Rank - 1 - d];
-      const auto in  = grid_view<T, Rank, L>(e, axes);
+      const auto in = Kokkos::create_mirror_view_and_copy(typename ExecT::memory_space(), grid_view<T, Rank, L>(e, axes));
       const Dim3 grid(ceil_div(n[0], nxt), ceil_div(n[1], nyt), Rank == 3 ? ceil_div(n[2], nzt) : 1);
-      Kokkos::View<T**, Kokkos::LayoutRight, MS> dump("dump", grid.count(), Tile::points);
+      Kokkos::View<T**, Kokkos::LayoutRight, typename ExecT::memory_space> ddump("dump", grid.count(), Tile::points);
       for (Boundary bc : {Boundary::leave, Boundary::zero, Boundary::clamp, Boundary::periodic})
         for (Dim3 shift : {Dim3(0, 0, 0), Dim3(-3, 2, Rank == 3 ? -1 : 0)})
           for (Dim3 block : blocks)
             for (Path path : {Path::host_loops, Path::two_members, Path::checker}) {
-              if (path == Path::checker && !scratch_check_compiled) continue;
-              if (path == Path::two_members && (Exec().concurrency() < 2 || block.count() < 2)) continue;
+              if (path == Path::checker && (!scratch_check_compiled || !host)) continue;
+              if (path == Path::two_members && (!host || Exec().concurrency() < 2 || block.count() < 2)) continue;
               CAPTURE(layout_name<L>(), Rank, n[0], n[1], n[2], Tile::rx, Tile::ry, Tile::rz, bc_name(bc),
                       axes == HaloAxes::reversed, shift.x, shift.y, block.x, block.y, block.z, path_name(path));
               ScratchCheckReport r;
               {
                 TeamSize ts(path == Path::two_members ? 2 : 1);
-                load_and_dump<Tile>(in, dump, grid, block, bc, axes, shift, path, &r);
+                load_and_dump<Tile, ExecT>(in, ddump, grid, block, bc, axes, shift, path, &r);
               }
+              const auto dump = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ddump);
               if (path == Path::checker) {
                 CHECK(r.races == 0);
                 CHECK(r.uninitialised_reads == 0);
@@ -274,6 +278,16 @@ TEMPLATE_TEST_CASE("HaloTile 3-D: every boundary policy, layout and path against
   loads_3d<TestType, Right>();
   loads_3d<TestType, Left>();
   loads_3d<TestType, StrideOf<Left>>();
+}
+
+TEMPLATE_LIST_TEST_CASE("HaloTile on every backend: every boundary policy, both contiguous layouts",
+                        "[halo_tile][layer][gpu]", test::Spaces) {
+  const std::vector<std::array<int, 3>> g2 = {{1, 1, 1}, {13, 6, 1}, {37, 9, 1}};
+  check_loads<HaloTile2d<float, 32, 4>, Right, TestType>(g2, {Dim3(32, 4), Dim3(5, 3)});
+  check_loads<HaloTile2d<float, 32, 4, 2, 2, 3>, Left, TestType>(g2, {Dim3(32, 4)});
+  const std::vector<std::array<int, 3>> g3 = {{1, 1, 1}, {9, 5, 3}, {40, 4, 5}};
+  check_loads<HaloTile3d<double, 32, 2, 2>, Right, TestType>(g3, {Dim3(32, 2, 2)});
+  check_loads<HaloTile3d<int, 16, 2, 2, 2, 1, 2>, Left, TestType>(g3, {Dim3(16, 2, 2), Dim3(5, 3, 1)});
 }
 
 namespace {

@@ -202,11 +202,13 @@ class HaloTile {
                      : Rank == 3 && src.s[2] == 1                             ? 2
                                                                               : 0;
     if (lead == 1)
-      strided<1>(b, src, bc);
+      strided<1, false>(b, src, bc);
     else if (Rank == 3 && lead == 2)
-      strided<2>(b, src, bc);
+      strided<2, false>(b, src, bc);
+    else if (detail::halo_layout_x_unit<View>(axes))
+      strided<0, true>(b, src, bc);
     else
-      strided<0>(b, src, bc);
+      strided<0, false>(b, src, bc);
   }
 
   /// The tile's box clipped to the grid, from the last load: Dim3(min(NX, nx - origin.x), ...),
@@ -280,7 +282,8 @@ class HaloTile {
 
   // Block-stride load: point i of the halo'd box goes to logical thread i % num_threads(), the
   // box walked with axis Lead fastest (the View's unit-stride axis: coalesced loads).
-  template <int Lead, class BlockT>
+  // XUnit: the layout makes x the unit-stride axis (one multiply less an element).
+  template <int Lead, bool XUnit, class BlockT>
   KOKKOS_INLINE_FUNCTION void strided(const BlockT& b, const detail::HaloSource<T>& src, Boundary bc) const {
     // Lead 0 walks x, y, z; Lead 1 y, x, z; Lead 2 z, y, x (fastest first).
     constexpr int e0 = Lead == 0 ? wx : Lead == 1 ? wy : wz, e1 = Lead == 1 ? wx : wy, e01 = e0 * e1;
@@ -295,7 +298,7 @@ class HaloTile {
         const int x = Lead == 0 ? c0 : Lead == 1 ? c1 : c2, y = Lead == 1 ? c0 : c1, z = Lead == 2 ? c0 : c2;
         const int k = (z * wy + y) * pitch + x;
         if (interior) {
-          put(k, src.p[(gx0 + x) * src.s[0] + (gy0 + y) * src.s[1] + (gz0 + z) * src.s[2]]);
+          put(k, src.p[(XUnit ? gx0 + x : (gx0 + x) * src.s[0]) + (gy0 + y) * src.s[1] + (gz0 + z) * src.s[2]]);
         } else {
           T v;
           if (fetch(src, gx0 + x, gy0 + y, gz0 + z, bc, v)) put(k, v);

@@ -107,10 +107,11 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr Boundary boundary_value(Boundary b) { retu
 ///
 /// Rows of the scratch tile are NX + 2 RX + Pad elements apart. Bank conflicts, as the scratch
 /// checker counts them (tests/test_halo_tile.cpp, "bank conflicts"), for 4-byte elements and
-/// radius 1: a block 32 wide reads a tile row per warp request, conflict-free for any Pad; a
-/// block 16 wide (16 x 16) reads two rows per request, 34 floats apart with Pad = 0: 2-way
-/// conflicts on 1 of 5 stencil reads a request (Pad = 14, a pitch of 48 = 16 mod 32: none).
-/// The load itself stores 32 consecutive tile points per request: none with Pad = 0.
+/// radius 1: a block 32 wide reads one tile row a warp request, conflict-free for any Pad. A
+/// block 16 wide (16 x 16) reads two rows a request: with Pad = 0 (rows 18 apart) every read
+/// request is 2-way (640 conflicts in 640 requests over 16 blocks of a 5-point stencil); with
+/// Pad = 30 (48 apart, 16 mod 32) none, but then the load's stores, 32 consecutive tile points
+/// a request, cross a 30-word gap: 160 2-way stores in 176 (none with Pad = 0).
 template <class T, int Rank, int NX, int NY, int NZ, int RX, int RY, int RZ, int Pad = 0>
 class HaloTile {
   static_assert(Rank == 2 || Rank == 3, "HaloTile: 2-D or 3-D");
@@ -334,9 +335,13 @@ class HaloTile {
             gy = detail::halo_wrap(gy, ny_), gz = detail::halo_wrap(gz, nz_);
         }
         const T* __restrict__ row = src.p + gy * src.s[1] + gz * src.s[2];  // grid x = 0 of the row
+        if (xa == 0 && xb == wx) {  // the whole row in the grid: a constant trip count
+          SCRATCHKIT_HOST_IVDEP
+          for (int x = 0; x < wx; ++x) dst[x] = row[(gx0 + x) * sx];
+          continue;
+        }
         SCRATCHKIT_HOST_IVDEP
         for (int x = xa; x < xb; ++x) dst[x] = row[(gx0 + x) * sx];
-        if (xa == 0 && xb == wx) continue;
         // The row's ends outside the grid.
         if (bc == Boundary::leave) continue;
         if (bc == Boundary::zero) {

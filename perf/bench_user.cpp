@@ -6,7 +6,8 @@
 //                                                         PerThread<float[4]> and PerThread<Kokkos::Array>
 //   user_stencil_2d_5pt, user_stencil_3d_7pt              2-D and 3-D blocks with a halo tile in scratch,
 //                                                         written as a CUDA user writes them, both layouts;
-//                                                         the 2-D one also written with a CPU in mind (_interior)
+//                                                         the 2-D one also written with a CPU in mind (_interior);
+//                                                         both with the HaloTile primitive (halo_tile_primitive_*)
 //   heat3d                                                examples/heat3d's time loop (the library's
 //                                                         stencil_3d_7pt at its default variant), 10 steps;
 //                                                         two plain rows: MDRangePolicy, RangePolicy over planes
@@ -121,6 +122,36 @@ void user_stencil_3d(const View& in, const View& out, T c0, T c1) {
   });
 }
 
+/// user_stencil_3d written with the halo-tile primitive: one load (zero outside the grid; x is the
+/// unit-stride axis in either layout), one phase over the block's in-grid box, the boundary rule as a
+/// select rather than an early return.
+template <class T, class View>
+void user_stencil_3d_halo(const View& in, const View& out, T c0, T c1) {
+  constexpr int BX = 32, BY = 4, BZ = 4;
+  using Tile   = HaloTile3d<T, BX, BY, BZ>;
+  const int n  = static_cast<int>(in.extent(0));
+  const auto axes = plain::right_v<View> ? HaloAxes::as_indexed : HaloAxes::reversed;
+  auto p = LaunchParams({ceil_div(n, BX), ceil_div(n, BY), ceil_div(n, BZ)}, {BX, BY, BZ}).uses<Tile>();
+  launch(Exec(), "bench::user_stencil_3d_halo", p, KOKKOS_LAMBDA(const LBlock& b) {
+    Tile s(b);
+    s.load(b, in, Boundary::zero, axes);
+    sync_threads(b);
+    s.clipped(b, [&](const Thread& t) {
+      const T c = s(t.z, t.y, t.x);
+      T sum     = s(t.z, t.y, t.x - 1);
+      sum += s(t.z, t.y, t.x + 1);
+      sum += s(t.z, t.y - 1, t.x);
+      sum += s(t.z, t.y + 1, t.x);
+      sum += s(t.z - 1, t.y, t.x);
+      sum += s(t.z + 1, t.y, t.x);
+      // Both values, then one select: GCC keeps it a branch under -ftrapping-math (docs/performance.md).
+      const T v         = c0 * c + c1 * sum;
+      const bool edge = (t.gx == 0) | (t.gy == 0) | (t.gz == 0) | (t.gx == n - 1) | (t.gy == n - 1) | (t.gz == n - 1);
+      at3(out, t.gz, t.gy, t.gx) = edge ? c : v;
+    });
+  });
+}
+
 template <class T, class Layout>
 void add_user_3d(std::vector<Case>& cases, int n) {
   using D                = Kokkos::View<T***, Layout, Mem>;
@@ -163,6 +194,13 @@ void add_user_3d(std::vector<Case>& cases, int n) {
     user_stencil_3d<T, true>(d->in, d->out, c0, c1);
   };
   cases.push_back(ks);
+  Case kh    = k;
+  kh.variant = "halo_tile_primitive_32x4x4";
+  kh.run     = [data, c0, c1] {
+    auto d = data();
+    user_stencil_3d_halo<T>(d->in, d->out, c0, c1);
+  };
+  cases.push_back(kh);
 
   add_with_plain(cases, k, "mdrange", [data, c0, c1] {
     auto d = data();
@@ -264,6 +302,31 @@ void user_stencil_2d_interior(const View& in, const WView& w5, const View& out) 
     b.threads(box, [&](const Thread& t) {
       const T* c = &tile[(t.y + 1) * P + t.x + 1];
       at2(out, t.gy, t.gx) = w0 * c[0] + w1 * c[-1] + w2 * c[1] + w3 * c[-P] + w4 * c[P];
+    });
+  });
+}
+
+/// user_stencil_2d written with the halo-tile primitive: one load (zero outside the grid; x is the
+/// unit-stride axis in either layout), one phase over the block's in-grid box, the weights in locals.
+template <class T, class View, class WView>
+void user_stencil_2d_halo(const View& in, const WView& w5, const View& out) {
+  using S    = UserStencil2d;
+  using Tile = HaloTile2d<T, S::BX, S::BY>;
+  using W    = S::W<T>;
+  int ny = 0, nx = 0;
+  S::params<T>(in, ny, nx);
+  const auto axes = plain::right_v<View> ? HaloAxes::as_indexed : HaloAxes::reversed;
+  const auto p = LaunchParams({ceil_div(nx, S::BX), ceil_div(ny, S::BY)}, {S::BX, S::BY}).uses<Tile, W>();
+  launch(Exec(), "bench::user_stencil_2d_halo", p, KOKKOS_LAMBDA(const LBlock& b) {
+    Tile tile(b);
+    W w(b);
+    b.block_stride(5, [&](int i) { w[i] = w5(i); });
+    tile.load(b, in, Boundary::zero, axes);
+    sync_threads(b);
+    const T w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4];
+    tile.clipped(b, [&](const Thread& t) {
+      at2(out, t.gy, t.gx) = w0 * tile(t.y, t.x) + w1 * tile(t.y, t.x - 1) + w2 * tile(t.y, t.x + 1) +
+                             w3 * tile(t.y - 1, t.x) + w4 * tile(t.y + 1, t.x);
     });
   });
 }
@@ -378,6 +441,13 @@ void add_user_2d(std::vector<Case>& cases, int n, bool tutorial) {
       user_stencil_2d_interior<T>(d->in, d->w, d->out);
     };
     cases.push_back(ki);
+    Case kh    = k;
+    kh.variant = "halo_tile_primitive_32x8";
+    kh.run     = [data] {
+      auto d = data();
+      user_stencil_2d_halo<T>(d->in, d->w, d->out);
+    };
+    cases.push_back(kh);
   }
   add_with_plain(cases, k, "range_rows", [data] {
     auto d = data();

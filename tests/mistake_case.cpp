@@ -115,6 +115,35 @@ void shape_index_out_of_bounds() {
          });
 }
 
+// A halo tile read one point past its halo: x = 9 in a tile of x in [-1, 9).
+template <class Exec>
+void halo_tile_index_out_of_bounds() {
+  using B    = Block<Exec>;
+  using Tile = HaloTile2d<float, 8, 4>;
+  Kokkos::View<float**, typename Exec::memory_space> in("in", 4, 8), out("out", 4, 8);
+  launch(Exec(), "mistake::halo_tile_index_out_of_bounds", LaunchParams(Dim3(1), Dim3(8, 4)).uses<Tile>(),
+         KOKKOS_LAMBDA(const B& b) {
+           Tile tile(b);
+           tile.load(b, in, Boundary::zero);
+           sync_threads(b);
+           b.threads([&](const Thread& th) { out(th.y, th.x) = tile(th.y, th.x + 2); });
+         });
+}
+
+// A halo tile larger than the scratch the launch planned (the tile's 2-D box, planned for 8 x 4 points).
+template <class Exec>
+void halo_tile_past_plan() {
+  using B = Block<Exec>;
+  Kokkos::View<float**, typename Exec::memory_space> in("in", 4, 8), out("out", 4, 8);
+  launch(Exec(), "mistake::halo_tile_past_plan", LaunchParams(Dim3(1), Dim3(8, 4)).uses<SharedArray<float, 32>>(),
+         KOKKOS_LAMBDA(const B& b) {
+           HaloTile2d<float, 8, 4> tile(b);  // 10 x 6 floats
+           tile.load(b, in, Boundary::zero);
+           sync_threads(b);
+           b.threads([&](const Thread& th) { out(th.y, th.x) = tile(th.y, th.x); });
+         });
+}
+
 template <class Exec>
 bool run(const std::string& which) {
   if (which == "partition_past_pool")
@@ -129,6 +158,10 @@ bool run(const std::string& which) {
     threads_box_past_block<Exec>();
   else if (which == "shape_index_out_of_bounds")
     shape_index_out_of_bounds<Exec>();
+  else if (which == "halo_tile_index_out_of_bounds")
+    halo_tile_index_out_of_bounds<Exec>();
+  else if (which == "halo_tile_past_plan")
+    halo_tile_past_plan<Exec>();
   else
     return false;
   Exec().fence();

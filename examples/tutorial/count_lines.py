@@ -21,7 +21,7 @@ import argparse
 import os
 import sys
 
-KERNELS = [("sgemm", "16x16 tiled SGEMM"), ("stencil2d", "2-D 5-point stencil, halo tile, 2 dynamic partitions"),
+KERNELS = [("sgemm", "16x16 tiled SGEMM"), ("stencil2d", "2-D 5-point stencil, halo tile"),
            ("scan", "256-wide block scan (Hillis-Steele)")]
 
 

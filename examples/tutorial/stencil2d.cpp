@@ -1,36 +1,43 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Tutorial 2: a 2-D 5-point stencil on the layer (docs/tutorial.md; its CUDA
 // twin: stencil2d.cu). out = w0 c + w1 west + w2 east + w3 north + w4 south on
-// an ny x nx grid, zero outside it; a halo tile and the weights are two typed
-// partitions of the dynamic pool, sized for a block shape chosen at run time.
+// an ny x nx grid, zero outside it; the block's halo tile is a HaloTile loaded
+// in one call, the weights a SharedArray; the block shape is a compile-time
+// one of three (the CUDA twin takes any at run time).
 #include "common.hpp"
 
 using Grid    = Kokkos::View<float**, Kokkos::LayoutRight>;
 using Weights = Kokkos::View<float*>;
 
 // [count-begin]
-void stencil2d_layer(const Grid& in, const Weights& w5, const Grid& out, int bx, int by) {
-  const int ny = in.extent(0), nx = in.extent(1), pitch = bx + 2;
-  scratchkit::DynamicLayout pool;  // extern __shared__ float smem[], in two typed partitions:
-  const auto tile_part = pool.partition<float>((by + 2) * pitch), w_part = pool.partition<float>(5);
-  auto p = LaunchParams({ceil_div(nx, bx), ceil_div(ny, by)}, {bx, by}).shared_mem_bytes(pool);
+template <int BX, int BY>
+void stencil2d_layer(const Grid& in, const Weights& w5, const Grid& out) {
+  using Tile = scratchkit::HaloTile2d<float, BX, BY>;  // __shared__ float tile[BY + 2][BX + 2]
+  using W    = scratchkit::SharedArray<float, 5>;      // __shared__ float w[5]
+  const int ny = in.extent(0), nx = in.extent(1);
+  auto p = LaunchParams({ceil_div(nx, BX), ceil_div(ny, BY)}, {BX, BY}).uses<Tile, W>();
   launch(Exec(), "tutorial::stencil2d", p, KOKKOS_LAMBDA(const Block& b) {
-    const auto tile = tile_part.get(b), w = w_part.get(b);
-    const int x0 = b.block_idx().x * bx, y0 = b.block_idx().y * by;
+    Tile tile(b);
+    W w(b);
     b.block_stride(5, [&](int i) { w[i] = w5(i); });  // the block's threads share the loads
-    b.block_stride({pitch, by + 2}, [&](int x, int y, int) {
-      const int gy = y0 + y - 1, gx = x0 + x - 1;
-      tile[y * pitch + x] = gy >= 0 && gy < ny && gx >= 0 && gx < nx ? in(gy, gx) : 0.0f;
-    });
+    tile.load(b, in, scratchkit::Boundary::zero);      // the block's points and their halo, zero outside the grid
     sync_threads(b);
-    b.threads([&](const Thread& t) {
-      if (t.gy >= ny || t.gx >= nx) return;
-      const float* c = &tile[(t.y + 1) * pitch + t.x + 1];
-      out(t.gy, t.gx) = w[0] * c[0] + w[1] * c[-1] + w[2] * c[1] + w[3] * c[-pitch] + w[4] * c[pitch];
+    tile.clipped(b, [&](const Thread& t) {  // the threads on grid points
+      out(t.gy, t.gx) = w[0] * tile(t.y, t.x) + w[1] * tile(t.y, t.x - 1) + w[2] * tile(t.y, t.x + 1) +
+                        w[3] * tile(t.y - 1, t.x) + w[4] * tile(t.y + 1, t.x);
     });
   });
 }
 // [count-end]
+
+/// The block shapes this file compiles (HaloTile's extents are compile-time constants).
+void stencil2d_layer(const Grid& in, const Weights& w5, const Grid& out, int bx, int by) {
+  if (bx == 32 && by == 8) return stencil2d_layer<32, 8>(in, w5, out);
+  if (bx == 16 && by == 16) return stencil2d_layer<16, 16>(in, w5, out);
+  if (bx == 64 && by == 4) return stencil2d_layer<64, 4>(in, w5, out);
+  throw scratchkit::UnsupportedError("tutorial::stencil2d: block " + std::to_string(bx) + " x " + std::to_string(by) +
+                                     " not compiled (32 x 8, 16 x 16, 64 x 4)");
+}
 
 namespace {
 

@@ -10,6 +10,7 @@
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/padded_tile.hpp>
+#include <scratchkit/halo_tile.hpp>
 #include <scratchkit/atomic.hpp>
 #include <scratchkit/launch_bounds.hpp>
 #include <scratchkit/launch.hpp>

@@ -700,6 +700,18 @@ inline void padded_tile(const T* p, int rows, int cols, int pad) {
   active->rename(p, std::size_t(rows) * (cols + pad) * sizeof(T), sizeof(T), cols + pad, os.str());
 }
 template <class T>
+inline void halo_tile(const T* p, std::size_t n, int pitch, int nx, int ny, int nz, int rx, int ry, int rz, int pad,
+                      bool three_d) {
+  if (!active) return;
+  std::ostringstream os;
+  os << "HaloTile<" << type_name<T>() << ", " << nx << "x" << ny;
+  if (three_d) os << "x" << nz;
+  os << ", R " << rx << "x" << ry;
+  if (three_d) os << "x" << rz;
+  os << ", pad " << pad << ">";
+  active->rename(p, n * sizeof(T), sizeof(T), pitch, os.str());
+}
+template <class T>
 inline void dynamic_part(const T* p, std::size_t offset, std::size_t n, bool whole) {
   if (!active) return;
   std::ostringstream os;
@@ -723,6 +735,8 @@ inline void dynamic_part(const T* p, std::size_t offset, std::size_t n, bool who
 #define SCRATCHKIT_SCRATCH_STATIC(T, p, n, kind) ::scratchkit::detail::scheck::static_array<T>(p, n, kind)
 #define SCRATCHKIT_SCRATCH_PADDED(T, p, r, c, pad) ::scratchkit::detail::scheck::padded_tile<T>(p, r, c, pad)
 #define SCRATCHKIT_SCRATCH_DYNAMIC(T, p, off, n, whole) ::scratchkit::detail::scheck::dynamic_part<T>(p, off, n, whole)
+#define SCRATCHKIT_SCRATCH_HALO(T, p, n, pitch, nx, ny, nz, rx, ry, rz, pad, three_d) \
+  ::scratchkit::detail::scheck::halo_tile<T>(p, n, pitch, nx, ny, nz, rx, ry, rz, pad, three_d)
 #define SCRATCHKIT_SCRATCH_RECORDING() (::scratchkit::detail::scheck::active != nullptr)
 #else
 #define SCRATCHKIT_SCRATCH_TOUCH(p, n) ((void)0)
@@ -734,5 +748,6 @@ inline void dynamic_part(const T* p, std::size_t offset, std::size_t n, bool who
 #define SCRATCHKIT_SCRATCH_STATIC(T, p, n, kind) ((void)0)
 #define SCRATCHKIT_SCRATCH_PADDED(T, p, r, c, pad) ((void)0)
 #define SCRATCHKIT_SCRATCH_DYNAMIC(T, p, off, n, whole) ((void)0)
+#define SCRATCHKIT_SCRATCH_HALO(T, p, n, pitch, nx, ny, nz, rx, ry, rz, pad, three_d) ((void)0)
 #define SCRATCHKIT_SCRATCH_RECORDING() false
 #endif

@@ -115,6 +115,15 @@ void shape_index_out_of_bounds() {
          });
 }
 
+// The message of a failed check names the kernel and block of the FailSite the thread runs
+// (host code; set here by hand, as a launch sets it around a block's body).
+inline void fail_site_named() {
+#if !(defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__))
+  const detail::FailSiteScope site("mistake::fail_site_named", 3, 1, 0);
+  SCRATCHKIT_FAIL("scratchkit: SharedArray index %lld out of bounds [0, %lld)", 40LL, 32LL);
+#endif
+}
+
 template <class Exec>
 bool run(const std::string& which) {
   if (which == "partition_past_pool")
@@ -129,6 +138,8 @@ bool run(const std::string& which) {
     threads_box_past_block<Exec>();
   else if (which == "shape_index_out_of_bounds")
     shape_index_out_of_bounds<Exec>();
+  else if (which == "fail_site_named")
+    fail_site_named();
   else
     return false;
   Exec().fence();

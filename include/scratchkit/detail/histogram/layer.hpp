@@ -251,6 +251,23 @@ bool histogram_host_workspace(const HistogramPlan& plan) {
   return !is_gpu_space<ExecSpace>::value && !plan.small && plan.blocks > 1 && bytes <= 268435456.0;
 }
 
+/// Where shared_atomic's blocks leave their bins for histogram_host_merge:
+/// block r's row of the workspace (host backends, histogram_host_workspace),
+/// else nullptr (the blocks add their bins to counts with atomics). On GPU
+/// spaces an empty type whose row is a constant nullptr: the GPU kernel then
+/// compiles to its merge by atomics alone, with no extra capture or branch.
+template <bool Host>
+struct HistogramRows {
+  std::uint32_t* ws = nullptr;  ///< the workspace, or nullptr: no second pass
+  KOKKOS_INLINE_FUNCTION std::uint32_t* row(int block, int chunk) const {
+    return ws != nullptr ? ws + static_cast<std::size_t>(block) * chunk : nullptr;
+  }
+};
+template <>
+struct HistogramRows<false> {
+  KOKKOS_INLINE_FUNCTION constexpr std::uint32_t* row(int, int) const { return nullptr; }
+};
+
 /// shared_atomic's host path for bins [k0, k0 + kn) of block bc: the same
 /// privatised bins, zeroed, counted without atomics (one member), value q of a
 /// run into copy q % copies. Then, with a workspace row `row`
@@ -339,14 +356,17 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
                      .fallback(kernel_fallback<ExecSpace>)  // host: the bins of a chunk may be over level 0
                      .host_team_size(1);
   // Host, histogram_host_workspace: block r's bins go to row r (chunk counters) of the workspace.
-  const bool merge = histogram_host_workspace<ExecSpace>(plan);
-  using Space      = typename ExecSpace::memory_space;
-  std::unique_lock<std::mutex> held(Workspace<Space>::mutex(), std::defer_lock);
-  std::uint32_t* ws = nullptr;
-  if (merge) {
-    held.lock();
-    ws = reinterpret_cast<std::uint32_t*>(Workspace<Space>::get(static_cast<std::size_t>(blocks) * plan.chunks *
-                                                                chunk * sizeof(std::uint32_t)));
+  constexpr bool host = !is_gpu_space<ExecSpace>::value;
+  [[maybe_unused]] const bool merge = histogram_host_workspace<ExecSpace>(plan);
+  using Space         = typename ExecSpace::memory_space;
+  std::unique_lock<std::mutex> held;
+  HistogramRows<host> rows;
+  if constexpr (host) {
+    if (merge) {
+      held    = std::unique_lock<std::mutex>(Workspace<Space>::mutex());
+      rows.ws = reinterpret_cast<std::uint32_t*>(
+          Workspace<Space>::get(static_cast<std::size_t>(blocks) * plan.chunks * chunk * sizeof(std::uint32_t)));
+    }
   }
   auto body = KOKKOS_LAMBDA(const B_t& b) {
     auto h       = DynamicSharedArray<std::uint32_t>::offset(b, 0, static_cast<std::size_t>(chunk) * copies);
@@ -354,10 +374,9 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
     const int bc = b.block_idx().x - c * blocks;  // block within the chunk
     const int k0 = c * chunk;
     const int kn = nb - k0 < chunk ? nb - k0 : chunk;
-    // Host with a workspace: this block's row, written by either path below.
-    std::uint32_t* row = ws != nullptr ? ws + static_cast<std::size_t>(b.block_idx().x) * chunk : nullptr;
     if (host_direct(b)) {  // not `if constexpr`: nvcc refuses an extended lambda's first capture inside one
-      histogram_shared_host<Bk, B_t>(h.data(), src, n, head, bc, blocks, hb, k0, kn, copies, counts, row);
+      histogram_shared_host<Bk, B_t>(h.data(), src, n, head, bc, blocks, hb, k0, kn, copies, counts,
+                                     rows.row(b.block_idx().x, chunk));
       return;
     }
     b.threads([&](const Thread& t) {
@@ -373,6 +392,9 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
       });
     });
     sync_threads(b);
+    // Host with a workspace (teams of several members, or under the checker): the block's row, as above.
+    // Found after the count loop, so that nothing of it is live there; a constant nullptr on GPUs.
+    std::uint32_t* const row = rows.row(b.block_idx().x, chunk);
     b.threads([&](const Thread& t) {
       for (int j = t.rank; j < kn; j += BS) {
         std::uint32_t v = 0;
@@ -391,9 +413,9 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
   else
     launch<LaunchBounds<BS, fallback>, kernel_fallback<ExecSpace>>(exec, "scratchkit::histogram_shared_atomic", p,
                                                                    body);
-  if constexpr (!is_gpu_space<ExecSpace>::value) {
+  if constexpr (host) {
     if (merge) {
-      histogram_host_merge(exec, ws, blocks, chunk, nb, counts);
+      histogram_host_merge(exec, rows.ws, blocks, chunk, nb, counts);
       exec.fence();  // the workspace is free again (no label: Kokkos 3.4 has none)
     }
   }

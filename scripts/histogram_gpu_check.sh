@@ -14,7 +14,9 @@
 # Benchmark, as for scripts/device_build.sh), CUDA_ROOT (default /usr/local/cuda), JOBS (default
 # nproc), GPU (h200 or h100: the committed set to print beside; default h200), REPS (default 10),
 # BASE_SRC (a second source tree, e.g. `git worktree add ../base a5d7a6d`: built in BUILD_DIR-base
-# and run in the same call, so both sets of rows come from the same card), SKIP_BUILD=1.
+# and run in the same call, so both sets of rows come from the same card), SKIP_BUILD=1, BUILD_ONLY=1
+# (build and stop: where one command may run 10 minutes, build in one call and run in the next,
+# which rebuilds nothing).
 #
 # What to look for: layer/native ("layer/native" column: the twin's time / the layer's, above 1 the
 # layer is faster) at 2^28_65536bins back to the committed set's 1.12 (>= 1.1), and 2^28_256bins
@@ -59,6 +61,7 @@ run_rows() {
 
 build_bench "$src" "$build"
 [ -z "${BASE_SRC:-}" ] || build_bench "$BASE_SRC" "$build-base"
+[ "${BUILD_ONLY:-0}" != 1 ] || exit 0
 [ -z "${BASE_SRC:-}" ] || run_rows "$build-base" "$out/base.json"
 run_rows "$build" "$out/bench.json"
 [ -z "${BASE_SRC:-}" ] || python3 "$src/perf/report.py" "$out/base.json" --out "$out/base" >/dev/null

@@ -65,7 +65,9 @@ build_bench "$src" "$build"
 [ -z "${BASE_SRC:-}" ] || run_rows "$build-base" "$out/base.json"
 run_rows "$build" "$out/bench.json"
 [ -z "${BASE_SRC:-}" ] || python3 "$src/perf/report.py" "$out/base.json" --out "$out/base" >/dev/null
-python3 "$src/perf/report.py" "$out/bench.json" --out "$out" --require-pass >/dev/null
+rc=0
+python3 "$src/perf/report.py" "$out/bench.json" --out "$out" --require-pass >"$out/report.txt" || rc=$?
+tail -n 1 "$out/report.txt"
 
 python3 - "$out" "$src/perf/results/$gpu/summary.csv" "${BASE_SRC:+$out/base/summary.csv}" <<'EOF'
 import csv, sys
@@ -95,3 +97,4 @@ for size in ("2^28_65536bins", "2^28_256bins"):
               if n and v else f"| {name} | {size} | {l['time_ms']} | | | | | {l['check']} |")
 EOF
 echo "files: $out (summary.md, bench.json${BASE_SRC:+, base/})"
+exit "$rc"

@@ -56,7 +56,7 @@ build_bench() {
 run_rows() {
   "$1/perf/scratchkit-bench" --full --reps "$reps" \
     --only histogram/shared_atomic/,histogram/cub_histogram_even/,copy/ \
-    --benchmark_out="$2" --benchmark_out_format=json >/dev/null
+    --benchmark_out="$2" --benchmark_out_format=json >/dev/null || echo "scratchkit-bench in $1: exit $? (a failed check; see report.py's line)"
 }
 
 build_bench "$src" "$build"

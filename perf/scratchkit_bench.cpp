@@ -274,7 +274,8 @@ const char* const usage =
     "  --ranks-out FILE   MPI builds: write each case's per-rank medians (min/median/max, slowest rank) as CSV\n"
     "  --benchmark_out=FILE --benchmark_out_format=json\n"
     "                     Google Benchmark's JSON output (any other --benchmark_* option is passed to it)\n"
-    "  --kokkos-*         Kokkos' own options (e.g. --kokkos-num-threads=N, --kokkos-device-id=N)\n"
+    "  --kokkos-*         Kokkos' own options (e.g. --kokkos-num-threads=N, --kokkos-device-id=N;\n"
+    "                     --kokkos-help lists them)\n"
     "  -h, --help         this text\n"
     "\n"
     "output: the label of each row is its check, a correctness test, not a speed target:\n"
@@ -333,10 +334,11 @@ int main(int argc, char** argv) {
   install_measurement_hook_from_environment();
   std::vector<char*> args(argv, argv + argc);
   std::string device_arg;
-#ifdef SCRATCHKIT_BENCH_MPI
-  // --help answers before MPI starts: it must work outside mpiexec and without a network.
+  // --help answers before MPI and Kokkos start: it must work outside mpiexec and without a
+  // network, and Kokkos would print its own options' help first.
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) parse(argc, argv);
+#ifdef SCRATCHKIT_BENCH_MPI
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);

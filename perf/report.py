@@ -277,10 +277,11 @@ def host_table(rows, tally):
             vt = min(x["time_ms"] for x in vrow) if vrow else None
             if kernel in BANDWIDTH_KERNELS and b["pct_of_ceiling"] is not None:
                 ok.append("40% " + tick(tally, b["pct_of_ceiling"] >= 40.0))
-            if b.get("spread") or (p and p.get("cv") is not None and p["cv"] > tally["cv_limit"]):
-                ok.append("spread: " + "; ".join(x for x in (b.get("spread"), p and p.get("cv") is not None
-                                                             and p["cv"] > tally["cv_limit"]
-                                                             and f"plain CV {p['cv']:.0f}%") if x))
+            noisy = [b["spread"]] if b.get("spread") else []
+            if p and p.get("cv") is not None and p["cv"] > tally["cv_limit"] and "plain CV" not in b.get("spread", ""):
+                noisy.append(f"plain CV {p['cv']:.0f}%")
+            if noisy:
+                ok.append("spread: " + "; ".join(noisy))
             lines.append(f"| {kernel} | {typ} | {layout} | {size} | {b['variant']} | {fmt(b['time_ms'], 4)} | "
                          f"{p['variant'] if p else ''} | {fmt(pt, 4)} | {fmt(ratio, 2)} | "
                          f"{fmt(b['pct_of_ceiling'], 1)} | {fmt(p['pct_of_ceiling'] if p else None, 1)} | "

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Turns scratchkit-bench's Google Benchmark JSON into the comparison:
 
-  report.py BENCH_JSON [BENCH_JSON ...] [--out DIR] [--plots] [--require-pass]
+  report.py BENCH_JSON [BENCH_JSON ...] [--out DIR] [--plots] [--require-pass] [--cv-limit PCT]
 
 Several JSON files (one run split with --only, to fit a time limit) are
 merged in the order given; the context comes from the first.
 
 writes DIR/summary.csv (columns: kernel,variant,backend,type,layout,size,
 time_ms,gbps,gflops,pct_of_ceiling,ratio_layer_over_native,
-ratio_layout_over_right,ratio_over_vendor,ratio_layer_over_plain,check),
+ratio_layout_over_right,ratio_over_vendor,ratio_layer_over_plain,check,
+cv_pct,spread),
 DIR/summary.md and,
 with --plots, DIR/pct_of_ceiling_<kernel>.png; prints the markdown table.
 For a sweep (kernels at several sizes: scratchkit-bench --sweep) also
@@ -50,8 +51,38 @@ import sys
 from pathlib import Path
 
 COLUMNS = ["kernel", "variant", "backend", "type", "layout", "size", "time_ms", "gbps", "gflops",
-           "pct_of_ceiling", "ratio_layer_over_native", "ratio_layout_over_right", "ratio_over_vendor", "ratio_layer_over_plain", "check"]
+           "pct_of_ceiling", "ratio_layer_over_native", "ratio_layout_over_right", "ratio_over_vendor", "ratio_layer_over_plain", "check",
+           "cv_pct", "spread"]
 LAYOUTS = ("LayoutRight", "LayoutLeft", "LayoutStride")
+# A row's time or a baseline's with a coefficient of variation (stddev / mean of the repetitions)
+# above this many percent makes the ratios built on it meaningless: they are flagged, not hidden.
+CV_LIMIT = 10.0
+
+LEGEND = """\
+How to read it:
+- check: correctness, not speed. PASSED: the row's output matched the host reference
+  (exactly for integer results, within a rounding-error bound of the summation depth for
+  floating point); FAILED: it did not, or the case could not run (scratchkit-bench prints
+  why); SKIPPED: that variant/backend/type is not built or not run here.
+- time (ms): the median of the repetitions (device time on CUDA). GB/s, GFLOP/s: the
+  kernel's minimal bytes read + written, or FLOPs, over that time.
+- % of ceiling: GEMM rows: GFLOP/s in % of the vendor GEMM (cuBLAS) of the same type and
+  size; other rows: GB/s in % of the fastest copy of the run (with copies of several sizes,
+  the copy nearest in bytes). Empty without a ceiling row in the run (no copy row: an --only
+  without copy/; no vendor GEMM: no CUDA). Above 100: the ceiling was measured low (see spread).
+- layer/native: the native CUDA twin's time / the layer's (same kernel, variant, type,
+  layout, size): above 1 the layer is faster, below 1 slower.
+- time / LayoutRight: this row's time / its LayoutRight row's (target: <= 1.05 for LayoutLeft).
+- vendor time / time: the vendor's (CUB, cuBLAS) time / this row's: 1 as fast, below 1
+  slower (target for the tile collectives: >= 0.95).
+- layer / plain (host backends): the layer's time / plain Kokkos' (below 1: faster;
+  target <= 1.5, the histogram <= 1.25 of its fastest plain row).
+- spread: CV (stddev / mean of the repetitions) above {limit:g} % of this row or of the row a
+  ratio divides by, and which ratio it spoils: that ratio is noise, not a result; re-run
+  on a quiet machine or with more --reps.
+- targets (host.md, sweep.md): speed targets, "met" or "MISSED". A MISSED target is a row
+  slower than its goal, not a failed check.
+"""
 
 
 def parse_name(name):
@@ -81,7 +112,14 @@ def load_rows(paths):
             # the harness marks a case that could not run as "FAILED: <why>"
             r["check"] = "FAILED" if str(b.get("error_message", "")).startswith("FAILED") else "SKIPPED"
             continue
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+        agg = b.get("aggregate_name") if b.get("run_type") == "aggregate" else None
+        if agg == "cv":  # a fraction of the mean
+            r["cv"] = 100.0 * b["real_time"]
+            continue
+        if agg in ("mean", "stddev"):  # Google Benchmark before 1.6 has no cv aggregate
+            r["_" + agg] = b["real_time"]
+            continue
+        if agg is not None and agg != "median":
             continue
         unit = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
         t = b["real_time"] * unit
@@ -90,12 +128,17 @@ def load_rows(paths):
         bytes_, flops = b.get("bytes", 0.0), b.get("flops", 0.0)
         r["gbps"] = bytes_ / (t * 1e6) if t > 0 else None
         r["gflops"] = flops / (t * 1e6) if t > 0 and flops > 0 else None
+    for r in rows.values():
+        if r.get("cv") is None and r.get("_mean") and r.get("_stddev") is not None:
+            r["cv"] = 100.0 * r["_stddev"] / r["_mean"]
+        r.setdefault("cv", None)
     return data.get("context", {}), [rows[k] for k in order]
 
 
-def derive(rows):
-    copy = [r["gbps"] for r in rows if r["kernel"] == "copy" and r["gbps"]]
-    copy_gbps = max(copy) if copy else None
+def derive(rows, cv_limit=CV_LIMIT):
+    copy_rows = [r for r in rows if r["kernel"] == "copy" and r["gbps"]]
+    copy_best = max(copy_rows, key=lambda r: r["gbps"]) if copy_rows else None
+    copy_gbps = copy_best["gbps"] if copy_best else None
     # A sweep (scratchkit-bench --sweep) has copies of many sizes: each row's
     # ceiling is then the copy whose bytes are nearest to its own (log scale),
     # so that small sizes are held to what a copy of their size reaches.
@@ -104,48 +147,79 @@ def derive(rows):
         if r["kernel"] == "copy" and r["gbps"] and r["time_ms"]:
             b, g = r["gbps"] * r["time_ms"] * 1e6, r["gbps"]
             if r["size"] not in by_size or g > by_size[r["size"]][1]:
-                by_size[r["size"]] = (b, g)  # the fastest copy of each size
+                by_size[r["size"]] = (b, g, r)  # the fastest copy of each size
     copies = list(by_size.values())
 
     def copy_ceiling(r):
+        """The copy row r is held to."""
         if len(copies) < 2 or not r["time_ms"]:
-            return copy_gbps
+            return copy_best
         b = r["gbps"] * r["time_ms"] * 1e6
-        return min(copies, key=lambda c: abs(math.log(c[0] / b)))[1]
+        return min(copies, key=lambda c: abs(math.log(c[0] / b)))[2]
     gemm_ceiling = {}
     for r in rows:
         if r["kernel"] == "gemm" and r["backend"] == "vendor" and r["gflops"]:
-            gemm_ceiling[(r["type"], r["size"])] = r["gflops"]
-    times = {(r["kernel"], r["variant"], r["backend"], r["type"], r["layout"], r["size"]): r["time_ms"] for r in rows}
+            gemm_ceiling[(r["type"], r["size"])] = r
+    by_key = {(r["kernel"], r["variant"], r["backend"], r["type"], r["layout"], r["size"]): r for r in rows
+              if r["time_ms"]}
     for r in rows:
+        bases = []  # (what the baseline is, its row, the ratio it divides)
         pct = None
         if r["kernel"] == "copy":
             pct = 100.0 if r["gbps"] else None
         elif r["kernel"] == "gemm":
             ceil = gemm_ceiling.get((r["type"], r["size"]))
-            pct = 100.0 * r["gflops"] / ceil if ceil and r["gflops"] else None
+            pct = 100.0 * r["gflops"] / ceil["gflops"] if ceil and r["gflops"] else None
+            if pct is not None and ceil is not r:
+                bases.append(("vendor GEMM", ceil, "% of ceiling"))
         elif copy_gbps and r["gbps"]:
-            pct = 100.0 * r["gbps"] / copy_ceiling(r)
+            ceil = copy_ceiling(r)
+            pct = 100.0 * r["gbps"] / ceil["gbps"]
+            bases.append(("copy", ceil, "% of ceiling"))
         r["pct_of_ceiling"] = pct
         ratio = None
         if r["backend"] in ("layer", "native"):
-            lt = times.get((r["kernel"], r["variant"], "layer", r["type"], r["layout"], r["size"]))
-            nt = times.get((r["kernel"], r["variant"], "native", r["type"], r["layout"], r["size"]))
+            other = "native" if r["backend"] == "layer" else "layer"
+            lt = by_key.get((r["kernel"], r["variant"], "layer", r["type"], r["layout"], r["size"]))
+            nt = by_key.get((r["kernel"], r["variant"], "native", r["type"], r["layout"], r["size"]))
             if lt and nt:
-                ratio = nt / lt
+                ratio = nt["time_ms"] / lt["time_ms"]
+                bases.append((other, nt if other == "native" else lt, "layer/native"))
         r["ratio_layer_over_native"] = ratio
-        rt = times.get((r["kernel"], r["variant"], r["backend"], r["type"], "LayoutRight", r["size"]))
-        r["ratio_layout_over_right"] = (r["time_ms"] / rt if rt and r["time_ms"] and r["layout"] != "LayoutRight"
-                                        else None)
-        vt = times.get((r["kernel"], r["variant"], "vendor", r["type"], r["layout"], r["size"]))
-        r["ratio_over_vendor"] = vt / r["time_ms"] if vt and r["time_ms"] and r["backend"] != "vendor" else None
-        pt = plain_time(rows, r)
-        r["ratio_layer_over_plain"] = r["time_ms"] / pt if pt and r["time_ms"] and r["backend"] == "layer" else None
+        rr = by_key.get((r["kernel"], r["variant"], r["backend"], r["type"], "LayoutRight", r["size"]))
+        r["ratio_layout_over_right"] = (r["time_ms"] / rr["time_ms"] if rr and r["time_ms"]
+                                        and r["layout"] != "LayoutRight" else None)
+        if r["ratio_layout_over_right"] is not None:
+            bases.append(("LayoutRight", rr, "time / LayoutRight"))
+        vr = by_key.get((r["kernel"], r["variant"], "vendor", r["type"], r["layout"], r["size"]))
+        r["ratio_over_vendor"] = (vr["time_ms"] / r["time_ms"] if vr and r["time_ms"] and r["backend"] != "vendor"
+                                  else None)
+        if r["ratio_over_vendor"] is not None:
+            bases.append(("vendor", vr, "vendor time / time"))
+        pr = plain_row(rows, r)
+        r["ratio_layer_over_plain"] = (r["time_ms"] / pr["time_ms"] if pr and r["time_ms"] and r["backend"] == "layer"
+                                       else None)
+        if r["ratio_layer_over_plain"] is not None:
+            bases.append(("plain", pr, "layer / plain"))
+        r["spread"] = spread_note(r, bases, cv_limit)
     return rows
 
 
-def plain_time(rows, r):
-    """The plain Kokkos yardstick's time for row r's kernel, type, layout and size: the "plain-kokkos"
+def spread_note(r, bases, limit):
+    """Which of the row's numbers its own spread or a baseline's spoils: "" where none is above limit %."""
+    notes = []
+    if r.get("cv") is not None and r["cv"] > limit and r["time_ms"]:
+        notes.append(f"own CV {r['cv']:.0f}%")
+    seen = set()
+    for what, b, ratio in bases:
+        if b is not r and b.get("cv") is not None and b["cv"] > limit and (what, ratio) not in seen:
+            seen.add((what, ratio))
+            notes.append(f"{what} CV {b['cv']:.0f}% (spoils {ratio})")
+    return "; ".join(notes)
+
+
+def plain_row(rows, r):
+    """The plain Kokkos yardstick for row r's kernel, type, layout and size: the fastest "plain-kokkos"
     row, else the "kokkos-builtin" row of the same variant (tile collectives), else of any variant
     (parallel_reduce); None without one."""
     same = [x for x in rows if x["kernel"] == r["kernel"] and x["type"] == r["type"] and x["layout"] == r["layout"]
@@ -153,18 +227,24 @@ def plain_time(rows, r):
     for pick in (lambda x: x["backend"] == "plain-kokkos",
                  lambda x: x["backend"] == "kokkos-builtin" and x["variant"] == r["variant"],
                  lambda x: x["backend"] == "kokkos-builtin" and not x["variant"].startswith("raw_kokkos")):
-        got = [x["time_ms"] for x in same if pick(x)]
+        got = [x for x in same if pick(x)]
         if got:
-            return min(got)
+            return min(got, key=lambda x: x["time_ms"])
     return None
+
+
+def plain_time(rows, r):
+    p = plain_row(rows, r)
+    return p["time_ms"] if p else None
 
 
 BANDWIDTH_KERNELS = ("reduce_sum", "stencil_1d_r3", "stencil_3d_7pt", "transpose")
 
 
-def host_table(rows):
+def host_table(rows, tally):
     """Per kernel, type, layout and size with a plain Kokkos row: the fastest layer variant against it
-    and against the copy and the host BLAS (issue-38 and issue-49 targets)."""
+    and against the copy and the host BLAS (issue-38 and issue-49 targets); each target met or MISSED
+    is counted in tally ("met", "MISSED")."""
     lines = ["| kernel | type | layout | size | best layer variant | layer ms | plain Kokkos | plain ms "
              "| layer / plain | layer % copy | plain % copy | targets | host BLAS ms | layer % BLAS |",
              "|---|---|---|---|---|---:|---|---:|---:|---:|---:|---|---:|---:|"]
@@ -191,17 +271,29 @@ def host_table(rows):
             ratio = b["time_ms"] / pt
             # issue 49: within 1.5x of plain Kokkos (histogram: >= 0.8x its fastest plain row, ScatterView)
             limit = 1.25 if kernel == "histogram" else 1.5
-            ok = [f"{limit}x " + ("met" if ratio <= limit else "MISSED")]
+            ok = [f"{limit}x " + tick(tally, ratio <= limit)]
             vrow = [x for x in rows if x["kernel"] == kernel and x["type"] == typ and x["layout"] == layout
                     and x["size"] == size and x["backend"] == "vendor" and x["time_ms"]]
             vt = min(x["time_ms"] for x in vrow) if vrow else None
             if kernel in BANDWIDTH_KERNELS and b["pct_of_ceiling"] is not None:
-                ok.append("40% " + ("met" if b["pct_of_ceiling"] >= 40.0 else "MISSED"))
+                ok.append("40% " + tick(tally, b["pct_of_ceiling"] >= 40.0))
+            noisy = [b["spread"]] if b.get("spread") else []
+            if p and p.get("cv") is not None and p["cv"] > tally["cv_limit"] and "plain CV" not in b.get("spread", ""):
+                noisy.append(f"plain CV {p['cv']:.0f}%")
+            if noisy:
+                ok.append("spread: " + "; ".join(noisy))
             lines.append(f"| {kernel} | {typ} | {layout} | {size} | {b['variant']} | {fmt(b['time_ms'], 4)} | "
                          f"{p['variant'] if p else ''} | {fmt(pt, 4)} | {fmt(ratio, 2)} | "
                          f"{fmt(b['pct_of_ceiling'], 1)} | {fmt(p['pct_of_ceiling'] if p else None, 1)} | "
                          f"{', '.join(ok)} | {fmt(vt, 4)} | {fmt(100.0 * vt / b['time_ms'] if vt else None, 1)} |")
     return "\n".join(lines) + "\n"
+
+
+def tick(tally, ok):
+    """ "met" or "MISSED", counted in tally."""
+    word = "met" if ok else "MISSED"
+    tally[word] += 1
+    return word
 
 
 def fmt(v, digits):
@@ -216,24 +308,47 @@ def write_csv(rows, path):
             w.writerow([r["kernel"], r["variant"], r["backend"], r["type"], r["layout"], r["size"],
                         fmt(r["time_ms"], 6), fmt(r["gbps"], 3), fmt(r["gflops"], 3), fmt(r["pct_of_ceiling"], 2),
                         fmt(r["ratio_layer_over_native"], 4), fmt(r["ratio_layout_over_right"], 4),
-                        fmt(r["ratio_over_vendor"], 4), fmt(r["ratio_layer_over_plain"], 4), r["check"]])
+                        fmt(r["ratio_over_vendor"], 4), fmt(r["ratio_layer_over_plain"], 4), r["check"],
+                        fmt(r.get("cv"), 2), r.get("spread", "")])
 
 
-def markdown(context, rows):
+def markdown(context, rows, verdict, cv_limit):
     lines = []
     for k in ("scratchkit", "device", "sizes", "repetitions", "date", "host_name"):
         if k in context:
             lines.append(f"- {k}: {context[k]}")
     lines.append("")
     lines.append("| kernel | variant | backend | type | layout | size | time (ms) | GB/s | GFLOP/s | % of ceiling "
-                 "| layer/native | time / LayoutRight | vendor time / time | layer / plain | check |")
-    lines.append("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+                 "| layer/native | time / LayoutRight | vendor time / time | layer / plain | check | spread |")
+    lines.append("|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
     for r in rows:
         lines.append(f"| {r['kernel']} | {r['variant']} | {r['backend']} | {r['type']} | {r['layout']} | {r['size']} | "
                      f"{fmt(r['time_ms'], 4)} | {fmt(r['gbps'], 1)} | {fmt(r['gflops'], 1)} | "
                      f"{fmt(r['pct_of_ceiling'], 1)} | {fmt(r['ratio_layer_over_native'], 3)} | "
-                     f"{fmt(r['ratio_layout_over_right'], 3)} | {fmt(r['ratio_over_vendor'], 3)} | {fmt(r['ratio_layer_over_plain'], 2)} | {r['check']} |")
+                     f"{fmt(r['ratio_layout_over_right'], 3)} | {fmt(r['ratio_over_vendor'], 3)} | "
+                     f"{fmt(r['ratio_layer_over_plain'], 2)} | {r['check']} | {r.get('spread', '')} |")
+    lines.append("")
+    lines.append(LEGEND.format(limit=cv_limit))
+    lines.append(verdict)
     return "\n".join(lines) + "\n"
+
+
+def verdict_line(rows, tally, cv_limit):
+    """One line: the checks (correctness), the speed targets met and MISSED, the rows flagged for spread."""
+    count = {k: sum(1 for r in rows if r["check"] == k) for k in ("PASSED", "FAILED", "SKIPPED")}
+    other = len(rows) - sum(count.values())
+    checks = (f"checks (correctness): {count['PASSED']} PASSED, {count['FAILED'] + other} FAILED, "
+              f"{count['SKIPPED']} SKIPPED")
+    where = [w for w in ("host.md", "sweep.md") if tally["files"].get(w)]
+    if tally["met"] + tally["MISSED"]:
+        targets = (f"speed targets: {tally['met']} met, {tally['MISSED']} MISSED"
+                   f" ({', '.join(where)})")
+    else:
+        targets = "speed targets: none evaluated (host.md needs plain Kokkos rows, sweep.md a --sweep run)"
+    noisy = sum(1 for r in rows if r.get("spread"))
+    spread = (f"{noisy} rows with a CV above {cv_limit:g} % in their spread column (their ratios are noise)"
+              if noisy else f"no CV above {cv_limit:g} %")
+    return f"{len(rows)} rows; {checks}; {targets}; {spread}"
 
 
 def pyplot():
@@ -250,14 +365,24 @@ def pyplot():
 
 
 def plots(rows, out):
+    has_copy = any(r["kernel"] == "copy" and r["gbps"] for r in rows)
+    kernels = []
+    for kernel in sorted({r["kernel"] for r in rows if r["kernel"] != "copy"}):
+        if any(r["kernel"] == kernel and r["pct_of_ceiling"] is not None for r in rows):
+            kernels.append(kernel)
+            continue
+        why = ("no vendor GEMM row (cuBLAS: CUDA builds with a GPU) to hold it to" if kernel == "gemm" else
+               "no copy row in the run (scratchkit-bench --only without copy/: add ',copy/')"
+               if not has_copy else "no row with a measured time")
+        print(f"report.py: no pct_of_ceiling_{kernel}.png: no % of ceiling, {why}", file=sys.stderr)
+    if not kernels:
+        return []
     plt = pyplot()
     if plt is None:
         return []
     written = []
-    for kernel in sorted({r["kernel"] for r in rows if r["kernel"] != "copy"}):
+    for kernel in kernels:
         sel = [r for r in rows if r["kernel"] == kernel and r["pct_of_ceiling"] is not None]
-        if not sel:
-            continue
         labels = [f"{r['variant']}\n{r['backend']} {r['type']} {r['layout'].replace('Layout', '')} {r['size']}"
                   for r in sel]
         colors = {"layer": "tab:blue", "native": "tab:orange", "vendor": "tab:green",
@@ -292,10 +417,11 @@ def row_bytes(r):
     return r["gbps"] * r["time_ms"] * 1e6 if r["gbps"] and r["time_ms"] else None
 
 
-def sweep_table(rows):
+def sweep_table(rows, tally):
     """Per kernel, type, layout and size: the fastest layer variant against the
     vendor row of the same size (CUB, cuBLAS) where there is one, else against
-    the copy nearest in bytes (pct_of_ceiling); the issue-24 target is 0.9."""
+    the copy nearest in bytes (pct_of_ceiling); the issue-24 target is 0.9
+    (counted in tally)."""
     groups = {}
     for r in rows:
         if r["kernel"] != "copy" and r["time_ms"]:
@@ -320,7 +446,7 @@ def sweep_table(rows):
             ratio = best["pct_of_ceiling"] / 100.0 if best["pct_of_ceiling"] is not None else None
             nratio = nbest["pct_of_ceiling"] / 100.0 if nbest and nbest["pct_of_ceiling"] is not None else None
         b = row_bytes(best)
-        ok = "" if ratio is None else ("met" if ratio >= 0.9 else "MISSED")
+        ok = "" if ratio is None else tick(tally, ratio >= 0.9)
         lines.append(f"| {kernel} | {typ} | {layout} | {size} | {fmt(b, 0)} | {best['variant']} | "
                      f"{fmt(best['time_ms'], 4)} | {fmt(vt, 4)} | {fmt(ratio, 3)} | {fmt(nratio, 3)} | {ok} |")
     return "\n".join(lines) + "\n"
@@ -368,39 +494,60 @@ def sweep_plots(rows, out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("json", nargs="+")
-    ap.add_argument("--out", default=".")
-    ap.add_argument("--plots", action="store_true")
-    ap.add_argument("--require-pass", action="store_true")
+    ap = argparse.ArgumentParser(prog="report.py", description=__doc__ + "\n\n" + LEGEND.format(limit=CV_LIMIT),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("json", nargs="+", metavar="BENCH_JSON",
+                    help="scratchkit-bench's --benchmark_out JSON (several: one run split with --only, merged in order)")
+    ap.add_argument("--out", default=".", metavar="DIR",
+                    help="where summary.csv, summary.md (host.md, sweep.md, plots) go (default: .)")
+    ap.add_argument("--plots", action="store_true",
+                    help="also write pct_of_ceiling_<kernel>.png (sweep_<kernel>.png for a sweep) with matplotlib; "
+                         "a kernel without a %% of ceiling (no copy row in the run) gets none, and the reason is printed")
+    ap.add_argument("--require-pass", action="store_true",
+                    help="exit 1 unless there is a row and every row's check is PASSED or SKIPPED (correctness only: "
+                         "MISSED speed targets do not fail it)")
+    ap.add_argument("--cv-limit", type=float, default=CV_LIMIT, metavar="PCT",
+                    help="flag a row in its spread column when its CV or the CV of a row it is divided by is above "
+                         "PCT %% (default: %(default)g)")
     a = ap.parse_args()
     context, rows = load_rows(a.json)
-    rows = derive(rows)
+    rows = derive(rows, a.cv_limit)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     write_csv(rows, out / "summary.csv")
-    md = markdown(context, rows)
+    tally = {"met": 0, "MISSED": 0, "cv_limit": a.cv_limit, "files": {}}
+    extra = []
+    if any(r["backend"] == "plain-kokkos" for r in rows):
+        before = tally["met"] + tally["MISSED"]
+        extra.append(("host.md", host_table(rows, tally)))
+        tally["files"]["host.md"] = tally["met"] + tally["MISSED"] - before
+    if is_sweep(rows):
+        before = tally["met"] + tally["MISSED"]
+        extra.append(("sweep.md", sweep_table(rows, tally)))
+        tally["files"]["sweep.md"] = tally["met"] + tally["MISSED"] - before
+    verdict = verdict_line(rows, tally, a.cv_limit)
+    md = markdown(context, rows, verdict, a.cv_limit)
     (out / "summary.md").write_text(md)
     print(md)
-    if any(r["backend"] == "plain-kokkos" for r in rows):
-        ht = host_table(rows)
-        (out / "host.md").write_text(ht)
-        print(ht)
-    if is_sweep(rows):
-        sw = sweep_table(rows)
-        (out / "sweep.md").write_text(sw)
-        print(sw)
+    for name, text in extra:
+        text += "\ntargets: speed goals, met or MISSED (see summary.md, How to read it); not the correctness check.\n"
+        (out / name).write_text(text)
+        print(text)
     if a.plots:
-        for p in plots(rows, out) + (sweep_plots(rows, out) if is_sweep(rows) else []):
+        written = plots(rows, out) + (sweep_plots(rows, out) if is_sweep(rows) else [])
+        for p in written:
             print(f"plot: {p}")
-    if a.require_pass:
-        bad = [r for r in rows if r["check"] not in ("PASSED", "SKIPPED")]
-        if not rows or bad:
-            print(f"report.py: {len(rows)} rows, {len(bad)} not PASSED: "
-                  + ", ".join("/".join([r['kernel'], r['variant'], r['backend'], r['type'], r['layout']])
-                              for r in bad[:10]))
-            sys.exit(1)
-        print(f"report.py: {len(rows)} rows, all PASSED or SKIPPED")
+        if not written:
+            print("report.py: --plots wrote no plot (reasons above)", file=sys.stderr)
+    bad = [r for r in rows if r["check"] not in ("PASSED", "SKIPPED")]
+    if bad:
+        print(f"report.py: {len(bad)} rows not PASSED: "
+              + ", ".join("/".join([r['kernel'], r['variant'], r['backend'], r['type'], r['layout']])
+                          for r in bad[:10]))
+    # The last line: what a script may quote (scripts/quickstart.sh does).
+    print(f"report.py: {verdict}")
+    if a.require_pass and (not rows or bad):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

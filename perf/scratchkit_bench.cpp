@@ -247,6 +247,50 @@ bool matches_any(const std::string& name, const std::string& list) {
   return false;
 }
 
+const char* const usage =
+    "usage: scratchkit-bench [--full] [--sweep] [--reps N] [--only SUBSTR[,SUBSTR...]] [--skip SUBSTR[,...]]\n"
+    "                        [--host-timer] [--ranks-out FILE] [--benchmark_out=FILE --benchmark_out_format=json]\n"
+    "                        [other --benchmark_* options] [--kokkos-* options]\n"
+    "\n"
+    "Runs every kernel x variant x backend x type x layout x size case (names kernel/variant/backend/type/\n"
+    "layout/size), each first run once and checked, then timed; prints one row per case and, with\n"
+    "--benchmark_out, writes the JSON that perf/report.py (installed: scratchkit-report) turns into the\n"
+    "comparison table with its ratios and speed targets.\n"
+    "\n"
+    "options:\n"
+    "  --full             the comparison's large sizes (on a GPU: 2^28 values, GEMM 4096^3 and 8192^3;\n"
+    "                     smaller on a CPU); without it, small sizes that run in seconds\n"
+    "  --sweep            every kernel at sizes from 2^10 elements (32^3, 64^2, GEMM 128^3) up to the run's\n"
+    "                     size, and a copy of every power of two (report.py: sweep.md)\n"
+    "  --reps N           timed repetitions per case (default 10); the median is reported, and mean,\n"
+    "                     stddev and cv (stddev / mean) beside it\n"
+    "  --only LIST        run only the cases whose name contains one of the comma-separated substrings\n"
+    "                     (e.g. --only histogram/shared_atomic). The copy rows are cases too: leave them\n"
+    "                     out and report.py has no copy bandwidth, so no % of ceiling and no plots\n"
+    "                     (add ',copy/' to keep them)\n"
+    "  --skip LIST        leave out the cases whose name contains one of the substrings (after --only)\n"
+    "  --host-timer       CUDA: time with the host clock around fences (launch latency included) instead\n"
+    "                     of CUDA events with the stream held while the host enqueues (device time)\n"
+    "  --ranks-out FILE   MPI builds: write each case's per-rank medians (min/median/max, slowest rank) as CSV\n"
+    "  --benchmark_out=FILE --benchmark_out_format=json\n"
+    "                     Google Benchmark's JSON output (any other --benchmark_* option is passed to it)\n"
+    "  --kokkos-*         Kokkos' own options (e.g. --kokkos-num-threads=N, --kokkos-device-id=N;\n"
+    "                     --kokkos-help lists them)\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "output: the label of each row is its check, a correctness test, not a speed target:\n"
+    "  PASSED   the warm-up run's output matched the host reference (reference/): exactly for integer\n"
+    "           results, within a rounding-error bound of the summation depth for floating point\n"
+    "  FAILED   it did not match, or the case threw (its reason is printed); the exit status is then 1\n"
+    "  SKIPPED  this variant/backend/type does not exist here (no CUDA twin without a GPU, ...)\n"
+    "Times are per call (device time on CUDA), the median of --reps runs. Speed ratios and the targets\n"
+    "(met / MISSED) are report.py's: see `perf/report.py --help`.\n"
+    "\n"
+    "environment (measurement knobs, perf/measurement.hpp): SCRATCHKIT_TEAM_LOOP_ORDER, SCRATCHKIT_TEAM_LOOP_SCRATCH,\n"
+    "SCRATCHKIT_REDUCE_BLOCKS_PER_TEAM, SCRATCHKIT_STENCIL1D_BLOCKS_PER_TEAM, SCRATCHKIT_TILE_BLOCKS_PER_TEAM,\n"
+    "SCRATCHKIT_HOST_TEAM_SIZE, SCRATCHKIT_CUDA_TEAM_SPACE, SCRATCHKIT_HOST_THREADS_LOOP, SCRATCHKIT_HOST_LOOPS,\n"
+    "SCRATCHKIT_BENCH_STENCIL3D_SHAPES; OPENBLAS_NUM_THREADS for the host BLAS rows.\n";
+
 Config parse(int& argc, char** argv) {
   Config c;
   int out = 1;
@@ -271,9 +315,7 @@ Config parse(int& argc, char** argv) {
     } else if (a == "--host-timer") {
       g_host_timer = true;
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: scratchkit-bench [--full] [--sweep] [--reps N] [--only SUBSTR[,SUBSTR...]] [--skip SUBSTR[,...]] "
-                  "[--host-timer] [--benchmark_out=FILE "
-                  "--benchmark_out_format=json] [Google Benchmark and Kokkos options]\n");
+      std::fputs(usage, stdout);
       std::exit(0);
     } else if (a.rfind("--kokkos-", 0) != 0) {
       argv[out++] = argv[i];  // left for Google Benchmark
@@ -292,10 +334,11 @@ int main(int argc, char** argv) {
   install_measurement_hook_from_environment();
   std::vector<char*> args(argv, argv + argc);
   std::string device_arg;
-#ifdef SCRATCHKIT_BENCH_MPI
-  // --help answers before MPI starts: it must work outside mpiexec and without a network.
+  // --help answers before MPI and Kokkos start: it must work outside mpiexec and without a
+  // network, and Kokkos would print its own options' help first.
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) parse(argc, argv);
+#ifdef SCRATCHKIT_BENCH_MPI
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);

@@ -188,10 +188,12 @@ for s in "${readme_specs[@]}"; do
 done
 step "specs that must be refused"
 # (the fourth: spack's Kokkos recipe does not build kokkos@:4.7.0 with CUDA 13; the fifth and
-# sixth: the driver on Kokkos internals needs Kokkos 4.0-4.6, so with CUDA 13 only an external fits)
+# sixth: the driver on Kokkos internals needs Kokkos 4.0-4.6, so with CUDA 13 only an external fits;
+# the last: a Kokkos with CUDA needs +wrapper or +cmake_lang, whether scratchkit has +cuda or not)
 for s in "scratchkit +cuda" "scratchkit +cuda cuda_arch=80,90" "scratchkit ~cuda +kokkos_internals_driver" \
   "scratchkit +cuda cuda_arch=90 ^kokkos@4.6.01" "scratchkit +cuda cuda_arch=90 +kokkos_internals_driver" \
-  "scratchkit +cuda cuda_arch=90 +kokkos_internals_driver ^kokkos@4.7.01" "scratchkit +shared ^kokkos~shared~pic"; do
+  "scratchkit +cuda cuda_arch=90 +kokkos_internals_driver ^kokkos@4.7.01" "scratchkit +shared ^kokkos~shared~pic" \
+  "scratchkit ~cuda ^kokkos+cuda~wrapper~cmake_lang cuda_arch=90"; do
   refused "$s"
 done
 # The one way to +kokkos_internals_driver with CUDA 13: a Kokkos 4.6 that spack did not build.

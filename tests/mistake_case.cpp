@@ -144,6 +144,15 @@ void halo_tile_past_plan() {
          });
 }
 
+// The message of a failed check names the kernel and block of the FailSite the thread runs
+// (host code; set here by hand, as a launch sets it around a block's body).
+inline void fail_site_named() {
+#if !(defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__))
+  const detail::FailSiteScope site("mistake::fail_site_named", 3, 1, 0);
+  SCRATCHKIT_FAIL("scratchkit: SharedArray index %lld out of bounds [0, %lld)", 40LL, 32LL);
+#endif
+}
+
 template <class Exec>
 bool run(const std::string& which) {
   if (which == "partition_past_pool")
@@ -162,6 +171,8 @@ bool run(const std::string& which) {
     halo_tile_index_out_of_bounds<Exec>();
   else if (which == "halo_tile_past_plan")
     halo_tile_past_plan<Exec>();
+  else if (which == "fail_site_named")
+    fail_site_named();
   else
     return false;
   Exec().fence();

@@ -2,7 +2,8 @@
 // The README's kernel of your own (reverse_runs), exactly as README.md shows it: the code
 // block is copied out of README.md at configure time (tests/CMakeLists.txt), so that the
 // kernel users copy is the one compiled and run here, at sizes that are not multiples of
-// its block of 256 (and 0, an empty grid).
+// its block of 256 (and 0, an empty grid). It includes the umbrella header only, which
+// gives build_summary() too (as the user guide says).
 #include <scratchkit/scratchkit.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -14,6 +15,7 @@
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
+  std::printf("%s\n", scratchkit::build_summary().c_str());
   int failed = 0;
   for (const int n : {300, 1, 255, 256, 513, 1000, 0}) {
     Kokkos::View<float*> in("in", n), out("out", n);

@@ -104,6 +104,14 @@ void check_caught(const Mistake& m, const Outcome& o) {
   CHECK_THAT(o.output, !ContainsSubstring("NOT CAUGHT"));
   CHECK(o.stopped);
   for (const auto& s : m.message) CHECK_THAT(o.output, ContainsSubstring(s));
+  // The message ends its line: what follows (Kokkos' traceback note, the shell's prompt) starts a new one.
+  const std::size_t at = o.output.find(m.message.back());
+  if (at != std::string::npos) {
+    const std::size_t eol = o.output.find('\n', at);
+    CHECK(eol != std::string::npos);
+    CHECK_THAT(o.output.substr(at, eol == std::string::npos ? std::string::npos : eol - at),
+               !ContainsSubstring("Traceback"));
+  }
 }
 
 }  // namespace
@@ -112,6 +120,12 @@ TEST_CASE("Mistakes only the kernel can see stop it with their values on the hos
   for (const auto& m : mistakes()) {
     SECTION(m.name) { check_caught(m, run_case(m.name, "host")); }
   }
+}
+
+TEST_CASE("A failed check names the kernel and block of the thread's FailSite", "[layer][mistakes]") {
+  check_caught({"fail_site_named", {"SharedArray index 40 out of bounds [0, 32)",
+                                    "(kernel 'mistake::fail_site_named', block (3, 1, 0))"}},
+               run_case("fail_site_named", "host"));
 }
 
 TEST_CASE("Mistakes only the kernel can see stop it with their values on the GPU (bounds-checked build)",

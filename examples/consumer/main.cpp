@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Consumer of an installed scratchkit: a tiled GEMM on the layer, checked.
 #include <scratchkit/scratchkit.hpp>
-#include <scratchkit/version.hpp>
 
 #include <cmath>
 #include <cstdio>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/config.hpp>
+#include <scratchkit/version.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/variants.hpp>
 #include <scratchkit/block.hpp>

@@ -9,10 +9,72 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <type_traits>
 
-/// Aborts the program from host or device code with a message.
-#define SCRATCHKIT_ABORT(msg) ::Kokkos::abort(msg)
+/// Aborts the program from host or device code with a message, which ends
+/// with a newline (Kokkos' host abort writes it as given), followed on the
+/// host by the kernel and block of detail::FailSite where one is set.
+#define SCRATCHKIT_ABORT(msg) ::scratchkit::detail::abort_line(msg)
+
+namespace scratchkit {
+namespace detail {
+
+/// Host backends: the kernel label and block the calling thread runs, for the
+/// messages of SCRATCHKIT_ABORT and SCRATCHKIT_FAIL; set by a FailSiteScope
+/// around a block's body (none set: the messages name neither). GPU messages
+/// name the hardware block and thread instead (SCRATCHKIT_FAIL).
+struct FailSite {
+  const char* label = nullptr;
+  int x = 0, y = 0, z = 0;
+};
+#if !(defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__))
+inline FailSite*& fail_site() {
+  static thread_local FailSite* s = nullptr;
+  return s;
+}
+/// Sets the calling thread's FailSite for its lifetime (host code only).
+class FailSiteScope {
+ public:
+  FailSiteScope(const char* label, int x, int y, int z) : m_site{label, x, y, z}, m_prev(fail_site()) {
+    fail_site() = &m_site;
+  }
+  ~FailSiteScope() { fail_site() = m_prev; }
+  FailSiteScope(const FailSiteScope&)            = delete;
+  FailSiteScope& operator=(const FailSiteScope&) = delete;
+
+ private:
+  FailSite m_site;
+  FailSite* m_prev;
+};
+/// msg, the FailSite if set, and a newline, into buf (at most n bytes).
+inline void fail_line(char* buf, std::size_t n, const char* msg) {
+  std::size_t len = std::strlen(msg);
+  while (len > 0 && msg[len - 1] == '\n') --len;  // one newline, whatever the message ends with
+  const FailSite* s = fail_site();
+  if (s != nullptr && s->label != nullptr)
+    std::snprintf(buf, n, "%.*s (kernel '%s', block (%d, %d, %d))\n", static_cast<int>(len), msg, s->label, s->x,
+                  s->y, s->z);
+  else
+    std::snprintf(buf, n, "%.*s\n", static_cast<int>(len), msg);
+}
+#endif
+
+/// SCRATCHKIT_ABORT's body: on GPUs Kokkos' device abort (CUDA's assertion
+/// report ends its line and names block and thread); on the host the message
+/// through fail_line.
+KOKKOS_INLINE_FUNCTION void abort_line(const char* msg) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__)
+  ::Kokkos::abort(msg);
+#else
+  char buf[1024];
+  fail_line(buf, sizeof buf, msg);
+  ::Kokkos::abort(buf);
+#endif
+}
+
+}  // namespace detail
+}  // namespace scratchkit
 
 #ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
 /// Checks cond on every access when bounds checks are on; compiles to nothing otherwise.
@@ -38,20 +100,24 @@
 #define SCRATCHKIT_TRAP_() __builtin_trap()
 #endif
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define SCRATCHKIT_FAIL(...) \
-  do {                       \
-    printf(__VA_ARGS__);     \
-    printf("\n");            \
-    SCRATCHKIT_TRAP_();      \
+// The hardware block and thread: the layer's block_idx() is the league rank in grid order, which a
+// kernel with a one-dimensional grid and no team loop sees as blockIdx.x.
+#define SCRATCHKIT_FAIL(...)                                                                         \
+  do {                                                                                               \
+    printf(__VA_ARGS__);                                                                             \
+    printf(" (GPU blockIdx (%d, %d, %d), threadIdx (%d, %d, %d))\n", static_cast<int>(blockIdx.x),   \
+           static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.z), static_cast<int>(threadIdx.x), \
+           static_cast<int>(threadIdx.y), static_cast<int>(threadIdx.z));                             \
+    SCRATCHKIT_TRAP_();                                                                              \
   } while (0)
 #elif defined(__SYCL_DEVICE_ONLY__)
 #define SCRATCHKIT_FAIL(...) SCRATCHKIT_ABORT("scratchkit: a scratch check failed (values printed on CUDA and HIP only)")
 #else
-#define SCRATCHKIT_FAIL(...)                                    \
-  do {                                                          \
-    char scratchkit_fail_msg_[512];                             \
+#define SCRATCHKIT_FAIL(...)                                                       \
+  do {                                                                             \
+    char scratchkit_fail_msg_[512];                                                \
     std::snprintf(scratchkit_fail_msg_, sizeof scratchkit_fail_msg_, __VA_ARGS__); \
-    SCRATCHKIT_ABORT(scratchkit_fail_msg_);                     \
+    SCRATCHKIT_ABORT(scratchkit_fail_msg_);  /* adds the FailSite and the newline */ \
   } while (0)
 #endif
 

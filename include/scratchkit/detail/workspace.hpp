@@ -44,6 +44,9 @@ class Workspace {
     }
     return reinterpret_cast<char*>(s.buffer.data());
   }
+  /// The buffer as the last get() left it, for the work of a call that holds mutex() (its kernels'
+  /// threads on host backends, which do not hold it themselves); nullptr before any get().
+  static char* data() { return reinterpret_cast<char*>(state().buffer.data()); }
 
  private:
   using Buffer = Kokkos::View<WorkspaceWord*, MemSpace>;

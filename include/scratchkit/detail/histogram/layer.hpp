@@ -41,7 +41,8 @@
 /// counts into its privatised bins without atomics and merges them as above
 /// up to histogram_small_bins bins; above, with several blocks, each block
 /// stores its bins in a row of the layer's workspace and a second pass sums
-/// the rows into counts (histogram_host_workspace, histogram_host_merge).
+/// the rows into counts (histogram_host_workspace, histogram_row,
+/// histogram_host_merge); GPU kernels carry nothing of it.
 /// Counts are exact integers, so every variant and backend gives the same
 /// counts; the binning itself is one expression (detail::histogram_bin),
 /// repeated verbatim in the native twin.
@@ -240,21 +241,46 @@ void histogram_global_atomic(const ExecSpace& exec, const Src& src, std::size_t 
 
 /// Host backends: whether shared_atomic's blocks hand their bins to a second
 /// pass through the layer's workspace (histogram_host_merge) instead of adding
-/// them to counts with atomics. Above histogram_small_bins bins, a block's
-/// atomic merge costs an atomic and a cache line taken from another core for
-/// nearly every bin; the second pass reads each block's bins once, at unit
-/// stride (docs/performance.md, "On a CPU").
-/// Not above 256 MiB of workspace: the blocks' scratch already holds as much.
+/// them to counts with atomics, for `bins` bins in chunks of `chunk`, `blocks`
+/// blocks a chunk. Above histogram_small_bins bins, a block's atomic merge
+/// costs an atomic and a cache line taken from another core for nearly every
+/// bin; the second pass reads each block's bins once, at unit stride
+/// (docs/performance.md, "On a CPU"). Not above 256 MiB of workspace: the
+/// blocks' scratch already holds as much. The launch and its blocks both ask
+/// (histogram_row), from the values the blocks already have.
+KOKKOS_INLINE_FUNCTION bool histogram_host_workspace(int bins, int blocks, int chunk) {
+  const double bytes = 4.0 * blocks * ((bins + chunk - 1) / chunk) * static_cast<double>(chunk);
+  return bins > histogram_small_bins && blocks > 1 && bytes <= 268435456.0;
+}
+
+/// Where block `block` of shared_atomic leaves its bins for
+/// histogram_host_merge: on host backends, where histogram_host_workspace
+/// holds, its row of the workspace, which the launch sized and holds (its
+/// mutex) until the merge is done; else nullptr (the blocks add their bins to
+/// counts with atomics). On GPU spaces a constant nullptr: the GPU kernel
+/// captures nothing for the host's second pass and compiles to its merge by
+/// atomics alone.
 template <class ExecSpace>
-bool histogram_host_workspace(const HistogramPlan& plan) {
-  const double bytes = 4.0 * plan.blocks * plan.chunks * plan.chunk_bins;
-  return !is_gpu_space<ExecSpace>::value && !plan.small && plan.blocks > 1 && bytes <= 268435456.0;
+KOKKOS_INLINE_FUNCTION std::uint32_t* histogram_row(int block, int bins, int blocks, int chunk) {
+  if constexpr (is_gpu_space<ExecSpace>::value) {
+    (void)block, (void)bins, (void)blocks, (void)chunk;
+    return nullptr;
+  } else {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__)
+    (void)block, (void)bins, (void)blocks, (void)chunk;
+    return nullptr;
+#else
+    if (!histogram_host_workspace(bins, blocks, chunk)) return nullptr;
+    return reinterpret_cast<std::uint32_t*>(Workspace<typename ExecSpace::memory_space>::data()) +
+           static_cast<std::size_t>(block) * chunk;
+#endif
+  }
 }
 
 /// shared_atomic's host path for bins [k0, k0 + kn) of block bc: the same
 /// privatised bins, zeroed, counted without atomics (one member), value q of a
 /// run into copy q % copies. Then, with a workspace row `row`
-/// (histogram_host_workspace), the block's kn bins are stored there; without,
+/// (histogram_row), the block's kn bins are stored there; without,
 /// every non-zero bin is added to counts with one atomic (a plain add where
 /// the block is its chunk's only one), starting at the block's own offset so
 /// that blocks merge different bins at once.
@@ -338,15 +364,18 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
                      .shared_mem_bytes(plan.shared_bytes)
                      .fallback(kernel_fallback<ExecSpace>)  // host: the bins of a chunk may be over level 0
                      .host_team_size(1);
-  // Host, histogram_host_workspace: block r's bins go to row r (chunk counters) of the workspace.
-  const bool merge = histogram_host_workspace<ExecSpace>(plan);
-  using Space      = typename ExecSpace::memory_space;
-  std::unique_lock<std::mutex> held(Workspace<Space>::mutex(), std::defer_lock);
+  // Host, histogram_host_workspace: block r's bins go to row r (chunk counters) of the workspace,
+  // held until the merge is done; the blocks find their rows themselves (histogram_row).
+  constexpr bool host = !is_gpu_space<ExecSpace>::value;
+  using Space         = typename ExecSpace::memory_space;
+  std::unique_lock<std::mutex> held;
   std::uint32_t* ws = nullptr;
-  if (merge) {
-    held.lock();
-    ws = reinterpret_cast<std::uint32_t*>(Workspace<Space>::get(static_cast<std::size_t>(blocks) * plan.chunks *
-                                                                chunk * sizeof(std::uint32_t)));
+  if constexpr (host) {
+    if (histogram_host_workspace(nb, blocks, chunk)) {
+      held = std::unique_lock<std::mutex>(Workspace<Space>::mutex());
+      ws   = reinterpret_cast<std::uint32_t*>(
+          Workspace<Space>::get(static_cast<std::size_t>(blocks) * plan.chunks * chunk * sizeof(std::uint32_t)));
+    }
   }
   auto body = KOKKOS_LAMBDA(const B_t& b) {
     auto h       = DynamicSharedArray<std::uint32_t>::offset(b, 0, static_cast<std::size_t>(chunk) * copies);
@@ -354,10 +383,9 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
     const int bc = b.block_idx().x - c * blocks;  // block within the chunk
     const int k0 = c * chunk;
     const int kn = nb - k0 < chunk ? nb - k0 : chunk;
-    // Host with a workspace: this block's row, written by either path below.
-    std::uint32_t* row = ws != nullptr ? ws + static_cast<std::size_t>(b.block_idx().x) * chunk : nullptr;
     if (host_direct(b)) {  // not `if constexpr`: nvcc refuses an extended lambda's first capture inside one
-      histogram_shared_host<Bk, B_t>(h.data(), src, n, head, bc, blocks, hb, k0, kn, copies, counts, row);
+      histogram_shared_host<Bk, B_t>(h.data(), src, n, head, bc, blocks, hb, k0, kn, copies, counts,
+                                     histogram_row<ExecSpace>(b.block_idx().x, nb, blocks, chunk));
       return;
     }
     b.threads([&](const Thread& t) {
@@ -373,6 +401,9 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
       });
     });
     sync_threads(b);
+    // Host with a workspace (teams of several members, or under the checker): the block's row, as above.
+    // Found after the count loop, so that nothing of it is live there; a constant nullptr on GPUs.
+    std::uint32_t* const row = histogram_row<ExecSpace>(b.block_idx().x, nb, blocks, chunk);
     b.threads([&](const Thread& t) {
       for (int j = t.rank; j < kn; j += BS) {
         std::uint32_t v = 0;
@@ -391,8 +422,8 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
   else
     launch<LaunchBounds<BS, fallback>, kernel_fallback<ExecSpace>>(exec, "scratchkit::histogram_shared_atomic", p,
                                                                    body);
-  if constexpr (!is_gpu_space<ExecSpace>::value) {
-    if (merge) {
+  if constexpr (host) {
+    if (ws != nullptr) {
       histogram_host_merge(exec, ws, blocks, chunk, nb, counts);
       exec.fence();  // the workspace is free again (no label: Kokkos 3.4 has none)
     }

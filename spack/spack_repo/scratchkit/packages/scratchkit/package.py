@@ -87,12 +87,14 @@ class Scratchkit(CMakePackage, CudaPackage):
         depends_on(f"kokkos+cuda cuda_arch={_arch}", when=f"+cuda cuda_arch={_arch}")
     # Kokkos' recipe builds +cuda only with nvcc_wrapper or as CMake's CUDA
     # language (or with clang); say so at concretization, not at its build.
+    # Whenever Kokkos has CUDA, ~cuda too: the layer's sources include Kokkos.
     requires(
         "^kokkos+wrapper",
         "^kokkos+cmake_lang",
         policy="any_of",
-        when="+cuda",
-        msg="scratchkit +cuda needs a kokkos+cuda built with +wrapper or +cmake_lang",
+        when="^kokkos+cuda",
+        msg="a kokkos+cuda must be built with +wrapper or +cmake_lang (scratchkit compiles Kokkos "
+        "sources with nvcc_wrapper or as CMake's CUDA language, with +cuda or ~cuda alike)",
     )
     # A shared libscratchkit links Kokkos: a static Kokkos must then be PIC.
     requires(

@@ -134,6 +134,7 @@ struct BlockFunctor {
   bool m_strided = false;  ///< TeamLoop order: strided instead of consecutive blocks
   std::size_t m_stride = 0;  ///< Alt: offset of the second scratch copy (0: no scratch)
   bool m_team_space    = true;  ///< Direct: the CUDA block driver keeps Kokkos' team-collective space
+  const char* m_label  = nullptr;  ///< host: the kernel a failed check names (detail::FailSite)
 #ifdef SCRATCHKIT_ENABLE_SCRATCH_CHECK
   // The launch's scratch checker, or none: a scheck::LaunchCheck on the host. Untyped, and
   // present in device passes too, so the functor has one layout on both sides of nvcc.
@@ -150,6 +151,9 @@ struct BlockFunctor {
     if constexpr (block_type::is_gpu) {
       m_f(b);
     } else {
+#if !(defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__))
+      const FailSiteScope site(m_label, b.block_idx().x, b.block_idx().y, b.block_idx().z);
+#endif
       host_block_body(m_f, b);
     }
   }

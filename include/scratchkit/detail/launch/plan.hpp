@@ -147,9 +147,12 @@ Plan make_launch_plan(const Params& p, const char* label, const LaunchSettings& 
     const bool library_kernel = label != nullptr && std::string(label).rfind("scratchkit::", 0) == 0;
     if (p.scratch_fallback() == ScratchFallback::level1)
       err << " and level-1 scratch " << plan.level1_max << " bytes";
-    else if (!library_kernel)
+    else if (!library_kernel && plan.scratch_bytes <= plan.level1_max)
       err << " (a kernel written on the layer may allow level-1 scratch, up to " << plan.level1_max
           << " bytes, with LaunchParams::fallback(ScratchFallback::level1))";
+    else if (!library_kernel)
+      err << " (level-1 scratch, " << plan.level1_max << " bytes per team, is too small as well: "
+          << "split the block's data over more, smaller blocks)";
     throw LaunchError(err.str());
   }
   return plan;

@@ -32,6 +32,7 @@ bool launch_with(const ExecSpace& exec, const char* label, const Params& p, Plan
 #if SCRATCHKIT_SCRATCH_CHECK_HOOKS
   functor.m_check = scheck::launching;
 #endif
+  functor.m_label = label;
   // The backend's team limit for this functor and scratch size. On a GPU it
   // depends only on the kernel, the device and the scratch request, and
   // asking Kokkos for it is an occupancy calculation (and two TeamPolicy

@@ -233,12 +233,24 @@ inline std::string ScratchFinding::str() const {
 
 inline std::string ScratchCheckReport::str() const {
   std::ostringstream os;
-  os << "scratchkit scratch check: kernel '" << label << "' on " << space << ": " << blocks << " blocks, " << phases
-     << " phases, " << accesses << " accesses";
-  if (atomics) os << " (" << atomics << " atomic)";
-  if (untracked_write_bytes) os << ", " << untracked_write_bytes << " bytes written through raw pointers";
-  os << "\n  races: " << races << ", uninitialised reads: " << uninitialised_reads << ", misuses: " << misuses
-     << "\n";
+  os << "scratchkit scratch check: kernel '" << label << "' on " << space << "\n";
+  // Each count on a line of its own, with what it counts.
+  auto count = [&os](const char* name, long long n, const char* what) {
+    std::string head = std::string("  ") + name + ": " + std::to_string(n);
+    if (head.size() < 30) head.resize(30, ' ');
+    os << head << " " << what << "\n";
+  };
+  count("blocks", blocks, "blocks of the grid run under the checker");
+  count("phases", phases, "code between two sync_threads, summed over blocks");
+  count("accesses", accesses, "scratch loads and stores seen through s[i] (a += is two), atomics included");
+  if (atomics) count("atomics", atomics, "of which scratchkit::atomic_* updates (not in the bank tables)");
+  if (untracked_write_bytes)
+    count("raw-pointer bytes", untracked_write_bytes,
+          "bytes stored through data() or &s[i], seen by comparing bytes; loads through them are not seen");
+  count("races", races, "elements one thread wrote and another accessed in one phase (once per element and phase)");
+  count("uninitialised reads", uninitialised_reads,
+        "elements read before any thread of the block wrote them (once per element and block: its first reader)");
+  count("misuses", misuses, "layer used in a way a GPU does not run (once per kind and site in the launch)");
   for (const auto& f : findings) os << "  " << f.str() << "\n";
   const long long found = races + uninitialised_reads + misuses;
   if (found > static_cast<long long>(findings.size()))

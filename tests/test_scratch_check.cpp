@@ -9,6 +9,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <cmath>
 #include <set>
 
 using namespace scratchkit;
@@ -418,4 +419,84 @@ TEST_CASE("Checker: the summary names both Nsight Compute wavefront counters", "
   CHECK_THAT(r.str(), ContainsSubstring("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum " +
                                         std::to_string(r.wavefronts(ld)) + ", _op_st.sum " +
                                         std::to_string(r.wavefronts(st))));
+}
+
+TEST_CASE("Checker: sync_threads inside threads() is one finding, not a cascade", "[checker][misuse]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+#ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
+  SKIP("a bounds-checked build stops at Block::sync's own check first");
+#endif
+  using B = Block<HostExec>;
+  using S = SharedArray<float, 64>;
+  Kokkos::View<float*, HostExec::memory_space> out("out", 64);
+  SECTION("reached by every thread") {
+    ScratchCheckReport r;
+    launch(HostExec(), "checker::sync_in_threads",
+           LaunchParams(Dim3(2), Dim3(64)).uses<S>().check_scratch(ScratchCheck().quiet().into(&r)),
+           KOKKOS_LAMBDA(const B& b) {
+             S s(b);
+             b.threads([&](const Thread& t) {
+               s[t.rank] = float(t.rank);
+               sync_threads(b);  // the mistake: inside threads()
+               out(t.rank) = s[(t.rank + 1) % 64];
+             });
+           });
+    CHECK(r.misuses == 1);
+    CHECK(r.phases == 2);  // one a block: the barrier inside threads() ends none
+    CHECK(r.races == 0);   // not reported under the misuse
+    CHECK(r.untracked_write_bytes == 0);
+    REQUIRE(r.findings.size() == 1);
+    CHECK(r.findings[0].kind == ScratchFindingKind::misuse);
+    CHECK_THAT(r.findings[0].note, ContainsSubstring("sync_threads() called inside threads(...) (by all 64 threads"));
+    REQUIRE(r.findings[0].site.file != nullptr);  // after the store before it
+    CHECK_THAT(std::string(r.findings[0].site.file), ContainsSubstring("test_scratch_check.cpp"));
+  }
+  SECTION("reached by part of the block") {
+    ScratchCheckReport r;
+    launch(HostExec(), "checker::partial_barrier",
+           LaunchParams(Dim3(1), Dim3(64)).uses<S>().check_scratch(ScratchCheck().quiet().into(&r)),
+           KOKKOS_LAMBDA(const B& b) {
+             S s(b);
+             b.threads([&](const Thread& t) {
+               s[t.rank] = float(t.rank);
+               if (t.rank < 32) sync_threads(b);
+             });
+             sync_threads(b);
+             b.threads([&](const Thread& t) { out(t.rank) = s[63 - t.rank]; });
+           });
+    CHECK(r.misuses == 1);
+    CHECK(r.races == 0);
+    REQUIRE(r.findings.size() == 1);
+    CHECK_THAT(r.findings[0].note, ContainsSubstring("a barrier reached by 32 of the block's 64 threads"));
+  }
+}
+
+TEST_CASE("Checker: an uninitialised histogram is one finding per bin, and its floats read NaN", "[checker][uninit]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  using B = Block<HostExec>;
+  using S = SharedArray<unsigned, 64>;
+  using F = SharedArray<float, 64>;
+  Kokkos::View<float*, HostExec::memory_space> out("out", 64);
+  ScratchCheckReport r;
+  launch(HostExec(), "checker::unzeroed_bins",
+         LaunchParams(Dim3(1), Dim3(256)).uses<S, F>().check_scratch(ScratchCheck().quiet().keep(1000).into(&r)),
+         KOKKOS_LAMBDA(const B& b) {
+           S bins(b);
+           F sums(b);
+           b.threads([&](const Thread& t) { atomic_add(bins[t.rank % 64], 1u); });  // never zeroed
+           sync_threads(b);
+           b.threads([&](const Thread& t) {
+             if (t.rank < 64) out(t.rank) = float(bins[t.rank]) + sums[t.rank];  // sums never written
+           });
+         });
+  CHECK(r.uninitialised_reads == 64 + 64);  // one per bin (its first updater), one per sum
+  std::set<long long> bins;
+  for (const auto& f : r.of_kind(ScratchFindingKind::uninitialised_read))
+    if (f.array.find("unsigned") != std::string::npos) {
+      bins.insert(f.element);
+      CHECK(f.thread == f.element);  // the first thread to update the bin
+    }
+  CHECK(bins.size() == 64);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  CHECK(std::isnan(h(0)));  // the float poison is a NaN: the uninitialised read shows in the result
 }

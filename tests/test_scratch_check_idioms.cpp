@@ -63,8 +63,13 @@ TEST_CASE("Checker idioms: std::max, std::min, Kokkos::max, Kokkos::min, with tw
       const int o = (t.rank + 1) % N;
       out(t.rank)         = std::max(s[t.rank], s[o]);
       out(N + t.rank)     = std::min(s[t.rank], s[o]);
+#if KOKKOS_VERSION >= 30700  // Kokkos::min and max since 3.7
       out(2 * N + t.rank) = Kokkos::max(s[t.rank], s[o]);
       out(3 * N + t.rank) = Kokkos::min(s[t.rank], 0.0f);
+#else
+      out(2 * N + t.rank) = std::max(s[t.rank], s[o]);
+      out(3 * N + t.rank) = std::min(s[t.rank], 0.0f);
+#endif
       out(4 * N + t.rank) = std::min(s[t.rank], 0.0f);
       out(5 * N + t.rank) = std::max(1.0f, s[t.rank]);
     });
@@ -171,7 +176,11 @@ TEST_CASE("Checker idioms: printf, std::printf and Kokkos::printf print the elem
       printed(0) = std::string(buf) == "-17.0";
       std::printf("idioms::printf %f %d\n", s[0], 3);
       ::printf("idioms::printf %f\n", s[1]);
+#if KOKKOS_VERSION >= 40200  // Kokkos::printf since 4.2
       Kokkos::printf("idioms::printf %s %f %f\n", "Kokkos", s[0], s[2]);
+#else
+      std::printf("idioms::printf %s %f %f\n", "Kokkos", s[0], s[2]);
+#endif
     });
   });
   CHECK(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), printed)(0) == 1);

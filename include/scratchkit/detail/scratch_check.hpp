@@ -726,6 +726,11 @@ class Recorder {
 
 /// The recorder of the block this host thread runs, or nullptr.
 inline thread_local Recorder* active = nullptr;
+#if defined(__GNUC__)
+#define SCRATCHKIT_SCHECK_COLD __attribute__((noinline, cold))
+#else
+#define SCRATCHKIT_SCHECK_COLD
+#endif
 /// The launch this host thread is starting (launch() sets it for launch_with).
 inline thread_local LaunchCheck* launching = nullptr;
 
@@ -755,20 +760,35 @@ class BlockRun {
   bool m_on = false;
 };
 
+/// Whether this host thread's block is recorded. Declared `const` to the compiler: it is set
+/// before a block's body (a call of its own, host_block_body) starts and cleared after it ends, so
+/// within the body it does not change, and the compiler may test it once per loop of logical
+/// threads and keep the untested loop vectorised (docs/checker.md, "What it costs").
+#if defined(__GNUC__)
+__attribute__((const, noinline))
+#endif
+inline bool recording() noexcept {
+  return active != nullptr;
+}
+SCRATCHKIT_SCHECK_COLD inline void begin_thread_slow(int rank) { active->begin_thread(rank); }
+SCRATCHKIT_SCHECK_COLD inline void end_thread_slow() { active->end_thread(); }
+SCRATCHKIT_SCHECK_COLD inline void sync_slow() { active->sync(); }
+SCRATCHKIT_SCHECK_COLD inline void sync_warp_slow() { active->sync_warp(); }
+SCRATCHKIT_SCHECK_COLD inline void touch_slow(const void* p, std::size_t n) { active->touch(p, n); }
 inline void touch(const void* p, std::size_t n) {
-  if (active) active->touch(p, n);
+  if (__builtin_expect(recording(), 0)) touch_slow(p, n);
 }
 inline void begin_thread(int rank) {
-  if (active) active->begin_thread(rank);
+  if (__builtin_expect(recording(), 0)) begin_thread_slow(rank);
 }
 inline void end_thread() {
-  if (active) active->end_thread();
+  if (__builtin_expect(recording(), 0)) end_thread_slow();
 }
 inline void sync() {
-  if (active) active->sync();
+  if (__builtin_expect(recording(), 0)) sync_slow();
 }
 inline void sync_warp() {
-  if (active) active->sync_warp();
+  if (__builtin_expect(recording(), 0)) sync_warp_slow();
 }
 inline void atomic(const void* p) {
   if (active) active->atomic(p);
@@ -820,7 +840,15 @@ inline void dynamic_part(const T* p, std::size_t offset, std::size_t n, bool who
 #define SCRATCHKIT_SCRATCH_STATIC(T, p, n, kind) ::scratchkit::detail::scheck::static_array<T>(p, n, kind)
 #define SCRATCHKIT_SCRATCH_PADDED(T, p, r, c, pad) ::scratchkit::detail::scheck::padded_tile<T>(p, r, c, pad)
 #define SCRATCHKIT_SCRATCH_DYNAMIC(T, p, off, n, whole) ::scratchkit::detail::scheck::dynamic_part<T>(p, off, n, whole)
-#define SCRATCHKIT_SCRATCH_RECORDING() (::scratchkit::detail::scheck::active != nullptr)
+#define SCRATCHKIT_SCRATCH_RECORDING() (::scratchkit::detail::scheck::recording())
+// A loop of logical threads compiled twice, for a recorded block and for one that is not: in
+// the second copy every hook's recording() test is known false and the loop is the plain one.
+#define SCRATCHKIT_SCRATCH_VERSIONED(...)             \
+  if (::scratchkit::detail::scheck::recording()) {    \
+    __VA_ARGS__                                       \
+  } else {                                            \
+    __VA_ARGS__                                       \
+  }
 #else
 #define SCRATCHKIT_SCRATCH_TOUCH(p, n) ((void)0)
 #define SCRATCHKIT_SCRATCH_BEGIN_THREAD(r) ((void)0)
@@ -832,4 +860,5 @@ inline void dynamic_part(const T* p, std::size_t offset, std::size_t n, bool who
 #define SCRATCHKIT_SCRATCH_PADDED(T, p, r, c, pad) ((void)0)
 #define SCRATCHKIT_SCRATCH_DYNAMIC(T, p, off, n, whole) ((void)0)
 #define SCRATCHKIT_SCRATCH_RECORDING() false
+#define SCRATCHKIT_SCRATCH_VERSIONED(...) __VA_ARGS__
 #endif

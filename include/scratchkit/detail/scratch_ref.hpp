@@ -56,21 +56,21 @@ struct SiteRef {
 #endif
 
 namespace scheck {
-// The recording path, out of line: a build with the checker compiled in pays a thread-local
-// pointer test per access when no launch records.
+// The recording path, out of line; the test before it, scheck::recording(), is one the compiler
+// may hoist out of a loop of logical threads.
 SCRATCHKIT_COLD inline void access_slow(const void* p, std::size_t n, Op op, SiteRef site) {
   active->access(p, n, op, site.get());
 }
 SCRATCHKIT_COLD inline void open_slow(const void* p, std::size_t n, SiteRef site) { active->open(p, n, site.get()); }
 SCRATCHKIT_COLD inline void per_thread_slow(int owner, SiteRef site) { active->per_thread(owner, site.get()); }
 inline void access_fast(const void* p, std::size_t n, Op op, const SiteRef& site) {
-  if (__builtin_expect(active != nullptr, 0)) access_slow(p, n, op, site);
+  if (__builtin_expect(recording(), 0)) access_slow(p, n, op, site);
 }
 inline void open_fast(const void* p, std::size_t n, const SiteRef& site) {
-  if (__builtin_expect(active != nullptr, 0)) open_slow(p, n, site);
+  if (__builtin_expect(recording(), 0)) open_slow(p, n, site);
 }
 inline void per_thread_fast(int owner, const SiteRef& site) {
-  if (__builtin_expect(active != nullptr, 0)) per_thread_slow(owner, site);
+  if (__builtin_expect(recording(), 0)) per_thread_slow(owner, site);
 }
 }  // namespace scheck
 
@@ -112,10 +112,15 @@ class ScratchRef {
 
  public:
   using value_type = T;
-  ScratchRef(T* p, const SiteRef& site) : m_p(p), m_site(site), m_v(*p) { scheck::open_fast(p, n, site); }
+  ScratchRef(T* p, const SiteRef& site) : ScratchRef(p, site, scheck::recording()) {}
+  /// `on`: whether the block runs under the checker, as its array saw it when taken: a flag the
+  /// compiler keeps in a register and tests once for a whole loop of accesses.
+  ScratchRef(T* p, const SiteRef& site, bool on) : m_p(p), m_site(site), m_v(*p), m_on(on) {
+    if (__builtin_expect(on, 0)) scheck::open_slow(p, n, site);
+  }
   // Not trivially copyable: a proxy passed through `...` is refused (Clang; GCC with the
   // -Wconditionally-supported error set below); printf and Kokkos::printf take it by value.
-  ScratchRef(const ScratchRef& o) : m_p(o.m_p), m_site(o.m_site), m_v(o.m_v) {}
+  ScratchRef(const ScratchRef& o) : m_p(o.m_p), m_site(o.m_site), m_v(o.m_v), m_on(o.m_on) {}
 
   /// The expression `s[i]`: the element, read or bound to a `T&` / `const T&` parameter.
   operator T&() && noexcept { return *m_p; }  // NOLINT(google-explicit-constructor)
@@ -190,20 +195,20 @@ class ScratchRef {
   }
   /// &s[i]: the raw address; stores through it are seen where they change bytes.
   T* operator&() && {
-    scheck::access_fast(m_p, n, scheck::Op::address, m_site);
+    hook(m_p, scheck::Op::address, m_site);
     return m_p;
   }
 
   // The library's atomics (scratchkit/atomic.hpp).
   T* impl_atomic_target() const {
-    scheck::access_fast(m_p, n, scheck::Op::atomic, m_site);
+    hook(m_p, scheck::Op::atomic, m_site);
     return m_p;
   }
   // std::swap of two elements: both loaded, both stored.
   void impl_swap(ScratchRef& o) {
     const T a = *m_p, b = *o.m_p;
-    scheck::access_fast(m_p, n, scheck::Op::load_kept, m_site);
-    scheck::access_fast(o.m_p, n, scheck::Op::load_kept, o.m_site);
+    hook(m_p, scheck::Op::load_kept, m_site);
+    hook(o.m_p, scheck::Op::load_kept, o.m_site);
     store(b);
     o.store(a);
   }
@@ -217,19 +222,23 @@ class ScratchRef {
     return T();
   }
   T store(const T& v) const {
-    scheck::access_fast(m_p, n, scheck::Op::store, m_site);
+    hook(m_p, scheck::Op::store, m_site);
     *m_p = v;
     return v;
   }
   template <class F>
   T rmw(const F& f) const {
-    scheck::access_fast(m_p, n, scheck::Op::rmw, m_site);
+    hook(m_p, scheck::Op::rmw, m_site);
     f(*m_p);
     return *m_p;
+  }
+  void hook(T* p, scheck::Op op, const SiteRef& site) const {
+    if (__builtin_expect(m_on, 0)) scheck::access_slow(p, n, op, site);
   }
   T* m_p;
   SiteRef m_site;
   T m_v;
+  bool m_on;
 };
 
 template <class T>
@@ -263,6 +272,16 @@ inline scratch_ref_t<T> scratch_element(T* p, const SiteRef& site) {
     return ScratchRef<T>(p, site);
   } else {
     scheck::open_fast(p, sizeof(T), site);
+    return *p;
+  }
+}
+/// The same, for an array that took `on` (SCRATCHKIT_SCRATCH_RECORDING()) when it was constructed.
+template <class T>
+inline scratch_ref_t<T> scratch_element(T* p, const SiteRef& site, bool on) {
+  if constexpr (scratch_proxied<T>) {
+    return ScratchRef<T>(p, site, on);
+  } else {
+    if (__builtin_expect(on, 0)) scheck::open_slow(p, sizeof(T), site);
     return *p;
   }
 }

@@ -500,3 +500,20 @@ TEST_CASE("Checker: an uninitialised histogram is one finding per bin, and its f
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   CHECK(std::isnan(h(0)));  // the float poison is a NaN: the uninitialised read shows in the result
 }
+
+TEST_CASE("Checker: the cases where it and racecheck differ by design", "[checker][race]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  // Write-after-read inside warps: every element but 0 (racecheck: the warp edges only).
+  const ScratchCheckReport war = K::warp_war(false);
+  CHECK(war.races == 255);
+  // Atomics, then a plain read with no barrier: every counter (racecheck: none).
+  const ScratchCheckReport atom = K::atomic_then_read(false);
+  CHECK(atom.races == 64);
+  CHECK(atom.atomics == 128);
+  // The warp-synchronous tree with sync_warp: clean.
+  CHECK(K::warp_tree_synced(false).races == 0);
+  // Loads through raw pointers are not seen (racecheck: 64 elements).
+  const ScratchCheckReport raw = K::raw_pointer_race(false);
+  CHECK(raw.races == 0);
+  CHECK(raw.untracked_write_bytes > 0);
+}

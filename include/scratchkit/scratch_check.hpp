@@ -55,7 +55,8 @@ struct ScratchSite {
 enum class ScratchFindingKind {
   race,                ///< one thread wrote an element another read, wrote or updated in the same phase
   uninitialised_read,  ///< a load (or atomic update) of bytes no thread of the block had stored
-  misuse               ///< a PerThread slot of another thread, or scratch touched outside threads()
+  misuse               ///< sync_threads inside threads(), a barrier part of the block reaches, another thread's
+                       ///< PerThread slot, scratch touched outside threads()
 };
 
 /// One race, uninitialised read or misuse, as data: the text is built from it (str()).
@@ -88,8 +89,9 @@ struct ScratchCheckReport {
   long long atomics  = 0;             ///< of which atomic updates (scratchkit::atomic_*; not in the bank tables)
   long long untracked_write_bytes = 0;  ///< bytes stored through raw pointers (data(), &s[i]): checked for races, not banks
   long long races    = 0;             ///< elements written by one thread and accessed by another in one phase
-  long long uninitialised_reads = 0;  ///< reads of bytes no thread of the block had written in this launch
-  long long misuses  = 0;             ///< another thread's PerThread slot, scratch outside threads()
+  long long uninitialised_reads = 0;  ///< elements read before any thread of the block wrote them: one per element and block
+  long long misuses  = 0;             ///< sync_threads inside threads(), a partial barrier, another thread's PerThread
+                                      ///< slot, scratch outside threads(): one per kind and site in the launch
   std::vector<ScratchArrayConflicts> arrays;  ///< per array, in the order first seen
   std::vector<ScratchFinding> findings;  ///< the first ScratchCheck::max_findings findings, in the order found
 

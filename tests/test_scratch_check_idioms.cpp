@@ -166,6 +166,8 @@ TEST_CASE("Checker idioms: const T& and T& parameters, a function template, std:
 TEST_CASE("Checker idioms: printf, std::printf and Kokkos::printf print the element's value", "[checker][idioms]") {
   ScratchCheckReport r;
   Kokkos::View<int*, MS> printed("printed", 1);
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file != nullptr);
   launch(HostExec(), "idioms::printf", params(&r), KOKKOS_LAMBDA(const B& b) {
     S s(b);
     b.threads([&](const Thread& t) { s[t.rank] = float(t.rank) - 17.0f; });
@@ -174,6 +176,7 @@ TEST_CASE("Checker idioms: printf, std::printf and Kokkos::printf print the elem
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(s[0]));
       printed(0) = std::string(buf) == "-17.0";
+      std::fprintf(file, "%f %d %f", s[0], 5, s[3]);  // through the same overloads as printf
       std::printf("idioms::printf %f %d\n", s[0], 3);
       ::printf("idioms::printf %f\n", s[1]);
 #if KOKKOS_VERSION >= 40200  // Kokkos::printf since 4.2
@@ -184,8 +187,13 @@ TEST_CASE("Checker idioms: printf, std::printf and Kokkos::printf print the elem
     });
   });
   CHECK(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), printed)(0) == 1);
+  std::rewind(file);
+  char text[64] = {};
+  CHECK(std::fgets(text, sizeof text, file) != nullptr);
+  std::fclose(file);
+  CHECK(std::string(text) == "-17.000000 5 -14.000000");  // the values, not the proxies' bytes
   if (scratch_check_compiled) {
-    CHECK(r.accesses == N + 1 + 1 + 1 + 2);
+    CHECK(r.accesses == N + 1 + 2 + 1 + 1 + 2);
     CHECK(r.misuses == 0);
   }
   // The values the overloads pass on (what printf prints): the element's, not the proxy's bytes.

@@ -479,7 +479,7 @@ TEST_CASE("Checker: an uninitialised histogram is one finding per bin, and its f
   Kokkos::View<float*, HostExec::memory_space> out("out", 64);
   ScratchCheckReport r;
   launch(HostExec(), "checker::unzeroed_bins",
-         LaunchParams(Dim3(1), Dim3(256)).uses<S, F>().check_scratch(ScratchCheck().quiet().keep(1000).into(&r)),
+         LaunchParams(Dim3(3), Dim3(256)).uses<S, F>().check_scratch(ScratchCheck().quiet().keep(1000).into(&r)),
          KOKKOS_LAMBDA(const B& b) {
            S bins(b);
            F sums(b);
@@ -489,7 +489,8 @@ TEST_CASE("Checker: an uninitialised histogram is one finding per bin, and its f
              if (t.rank < 64) out(t.rank) = float(bins[t.rank]) + sums[t.rank];  // sums never written
            });
          });
-  CHECK(r.uninitialised_reads == 64 + 64);  // one per bin (its first updater), one per sum
+  CHECK(r.blocks == 3);
+  CHECK(r.uninitialised_reads == 64 + 64);  // one per bin (its first updater), one per sum, in the launch
   std::set<long long> bins;
   for (const auto& f : r.of_kind(ScratchFindingKind::uninitialised_read))
     if (f.array.find("unsigned") != std::string::npos) {

@@ -89,7 +89,7 @@ struct ScratchCheckReport {
   long long atomics  = 0;             ///< of which atomic updates (scratchkit::atomic_*; not in the bank tables)
   long long untracked_write_bytes = 0;  ///< bytes stored through raw pointers (data(), &s[i]): checked for races, not banks
   long long races    = 0;             ///< elements written by one thread and accessed by another in one phase
-  long long uninitialised_reads = 0;  ///< elements read before any thread of the block wrote them: one per element and block
+  long long uninitialised_reads = 0;  ///< elements read before any thread of their block wrote them: one per element
   long long misuses  = 0;             ///< sync_threads inside threads(), a partial barrier, another thread's PerThread
                                       ///< slot, scratch outside threads(): one per kind and site in the launch
   std::vector<ScratchArrayConflicts> arrays;  ///< per array, in the order first seen
@@ -251,7 +251,7 @@ inline std::string ScratchCheckReport::str() const {
           "bytes stored through data() or &s[i], seen by comparing bytes; loads through them are not seen");
   count("races", races, "elements one thread wrote and another accessed in one phase (once per element and phase)");
   count("uninitialised reads", uninitialised_reads,
-        "elements read before any thread of the block wrote them (once per element and block: its first reader)");
+        "elements read before any thread of their block wrote them (once per element: its first reader)");
   count("misuses", misuses, "layer used in a way a GPU does not run (once per kind and site in the launch)");
   for (const auto& f : findings) os << "  " << f.str() << "\n";
   const long long found = races + uninitialised_reads + misuses;

@@ -66,8 +66,9 @@ class LaunchCheck {
     m_report.arrays.back().array = name;
     return m_report.arrays.back();
   }
-  /// True the first time a misuse of this kind and site is seen in the launch: one finding each.
-  bool first_misuse(const std::string& key) { return m_misuse_keys.insert(key).second; }
+  /// True the first time `key` (a misuse's kind and site, an uninitialised element) is seen in the
+  /// launch: one finding each.
+  bool first(const std::string& key) { return m_keys.insert(key).second; }
   /// After the launch: prints, stores, throws as the options ask.
   void finish() {
     const std::string text = m_report.str();
@@ -82,7 +83,7 @@ class LaunchCheck {
   int m_warp;
   std::mutex m_mutex;
   ScratchCheckReport m_report;
-  std::set<std::string> m_misuse_keys;
+  std::set<std::string> m_keys;
 };
 
 /// What a hooked access does (the proxy of scratch_ref.hpp knows; a `T&` access does not: unknown).
@@ -595,10 +596,9 @@ class Recorder {
       }
       if (!uninit || other) continue;  // written by another thread in this phase: a race, reported as one
       if (!m_uninit_seen.insert(element_start(c.off)).second) continue;  // one finding per element: its first reader
-      ++m_uninit;
       ScratchFinding f = make(ScratchFindingKind::uninitialised_read, c.off, c.rank, c.site);
       f.access = c.atomic ? "updated atomically" : "read";
-      keep(std::move(f));
+      m_uninit_findings.push_back(std::move(f));
     }
     for (std::size_t off : m_written) m_shadow[off].init_stamp = m_block_stamp;
     banks();
@@ -670,10 +670,17 @@ class Recorder {
     r.atomics += m_atomics_local;
     r.untracked_write_bytes += m_untracked_local;
     r.races += m_races;
-    r.uninitialised_reads += m_uninit;
+    // One uninitialised read per element in the launch: its first reader, in the first block that read it.
+    for (auto& f : m_uninit_findings) {
+      const std::string at = f.element >= 0 ? std::to_string(f.element) : "byte " + std::to_string(f.byte);
+      if (!m_launch->first("uninit:" + f.array + ":" + at)) continue;
+      ++r.uninitialised_reads;
+      if (static_cast<int>(r.findings.size()) < m_launch->options().max_findings) r.findings.push_back(std::move(f));
+    }
+    m_uninit_findings.clear();
     for (auto& kf : m_misuse_findings) {
       ScratchFinding& f = kf.second;
-      if (!m_launch->first_misuse(std::to_string(kf.first) + ":" + f.site.str())) continue;
+      if (!m_launch->first("misuse:" + std::to_string(kf.first) + ":" + f.site.str())) continue;
       ++r.misuses;
       if (static_cast<int>(r.findings.size()) < m_launch->options().max_findings) r.findings.push_back(std::move(f));
     }
@@ -702,7 +709,7 @@ class Recorder {
   int m_warp = 32;  // lanes ordered by sync_warp; banks stay counted per 32 lanes, as NVIDIA serves them
   int m_max_rank = -1, m_last_site = 0, m_inner_site = 0, m_inner_first = -1;
   std::map<int, int> m_inner;                 // rank -> sync_threads reached inside threads(...) this phase
-  std::unordered_set<std::size_t> m_uninit_seen;  // elements already reported uninitialised in this block
+  std::unordered_set<std::size_t> m_uninit_seen;  // elements found uninitialised in this block (its first reader)
   unsigned m_stamp = 0, m_block_stamp = 0;
   std::vector<Byte> m_shadow;
   std::vector<unsigned char> m_copy;
@@ -719,6 +726,7 @@ class Recorder {
   std::map<int, Stats> m_stats;
   std::vector<ScratchFinding> m_findings;
   std::vector<std::pair<int, ScratchFinding>> m_misuse_findings;  // (kind, finding): one per kind and site a launch
+  std::vector<ScratchFinding> m_uninit_findings;  // one per element a launch (flush)  // (kind, finding): one per kind and site a launch
   long long m_races = 0, m_uninit = 0, m_accesses_local = 0, m_untracked_local = 0,
             m_atomics_local = 0;
   long long m_blocks_local = 0, m_phases_local = 0;

@@ -38,14 +38,20 @@ struct SiteRef {
   }
 };
 #else
-// C++17: GCC, Clang and EDG give the line and file of the call site; two accesses on one line
-// are then told apart by their order.
+// C++17: GCC, Clang and EDG give the line and file of the call site, Clang its column too;
+// elsewhere two accesses on one line are told apart by their order.
+#if defined(__clang__)
+#define SCRATCHKIT_SITE_DEFAULT \
+  const char *loc_file = __builtin_FILE(), int loc_line = __builtin_LINE(), int loc_column = __builtin_COLUMN()
+#define SCRATCHKIT_SITE_OF(loc) ::scratchkit::detail::SiteRef{loc##_file, loc##_line, loc##_column}
+#else
 #define SCRATCHKIT_SITE_DEFAULT const char *loc_file = __builtin_FILE(), int loc_line = __builtin_LINE()
-#define SCRATCHKIT_SITE_OF(loc) ::scratchkit::detail::SiteRef{loc##_file, loc##_line}
+#define SCRATCHKIT_SITE_OF(loc) ::scratchkit::detail::SiteRef{loc##_file, loc##_line, 0}
+#endif
 struct SiteRef {
   const char* file;
-  int line;
-  ScratchSite get() const { return ScratchSite{file, line, 0}; }
+  int line, column;
+  ScratchSite get() const { return ScratchSite{file, line, column}; }
 };
 #endif
 

@@ -119,8 +119,7 @@ class ScratchRef {
  public:
   using value_type = T;
   ScratchRef(T* p, const SiteRef& site) : ScratchRef(p, site, scheck::recording()) {}
-  /// `on`: whether the block runs under the checker, as its array saw it when taken: a flag the
-  /// compiler keeps in a register and tests once for a whole loop of accesses.
+  /// `on`: whether the block is recorded (scheck::recording(), which a loop tests once).
   ScratchRef(T* p, const SiteRef& site, bool on) : m_p(p), m_site(site), m_v(*p), m_on(on) {
     if (__builtin_expect(on, 0)) scheck::open_slow(p, n, site);
   }
@@ -278,16 +277,6 @@ inline scratch_ref_t<T> scratch_element(T* p, const SiteRef& site) {
     return ScratchRef<T>(p, site);
   } else {
     scheck::open_fast(p, sizeof(T), site);
-    return *p;
-  }
-}
-/// The same, for an array that took `on` (SCRATCHKIT_SCRATCH_RECORDING()) when it was constructed.
-template <class T>
-inline scratch_ref_t<T> scratch_element(T* p, const SiteRef& site, bool on) {
-  if constexpr (scratch_proxied<T>) {
-    return ScratchRef<T>(p, site, on);
-  } else {
-    if (__builtin_expect(on, 0)) scheck::open_slow(p, sizeof(T), site);
     return *p;
   }
 }

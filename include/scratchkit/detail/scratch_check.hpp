@@ -403,18 +403,18 @@ class Recorder {
     const int kind = all ? 4 : 5;
     if (!m_misuse_seen.insert(misuse_key(kind, m_inner_site, 0)).second) return;
     ScratchFinding f = make(ScratchFindingKind::misuse, npos, m_inner_first, m_inner_site);
-    const std::string where = m_inner_site ? "; it follows the scratch access at the site below" : "";
+    const std::string where = m_inner_site ? "; the barrier comes after the scratch access" : "; the barrier is reached";
     if (all)
       f.note = "sync_threads() called inside threads(...) (by all " + std::to_string(threads) + " threads, " +
                std::to_string(most) + " time(s) each): threads(...) runs the block's threads one after another "
                "on a host backend, so this barrier orders nothing there; end the threads(...) call, call "
-               "sync_threads(b) from the kernel body and go on in a new threads(...)" + where +
-               " (this phase's races and uninitialised reads are not reported)";
+               "sync_threads(b) from the kernel body and go on in a new threads(...) (this phase's races and "
+               "uninitialised reads are not reported)" + where;
     else
       f.note = "a barrier reached by " + std::to_string(reached) + " of the block's " + std::to_string(threads) +
                " threads (sync_threads() inside threads(...) or once(...), under a condition): on a GPU every "
                "thread of the block must reach each sync_threads (else it hangs or is undefined); call it from "
-               "the kernel body" + where + " (this phase's races and uninitialised reads are not reported)";
+               "the kernel body (this phase's races and uninitialised reads are not reported)" + where;
     misuse(std::move(f), kind);
   }
 

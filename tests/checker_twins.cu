@@ -145,6 +145,51 @@ __global__ void shared_histogram(const float* in, unsigned* counts) {
   if (t < bins) atomicAdd(&counts[t], h[t]);
 }
 
+// Write-after-read inside warps: each thread reads s[t] and s[t + 1], then stores s[t], no barrier.
+__global__ void warp_war(const float* in, float* out) {
+  __shared__ float s[256];
+  volatile float* v = s;
+  const int t = threadIdx.x;
+  v[t] = in[t];
+  __syncthreads();
+  const float a = v[t], c = t < 255 ? v[t + 1] : 0.0f;
+  v[t] = a + c;  // missing: __syncthreads() before the store
+  __syncthreads();
+  out[t] = v[t];
+}
+// Atomics, then a plain read of a neighbour's counter with no barrier: racecheck does not see it.
+__global__ void atomic_then_read(unsigned* out) {
+  __shared__ unsigned s[64];
+  const int t = threadIdx.x;
+  if (t < 64) s[t] = 0u;
+  __syncthreads();
+  atomicAdd(&s[t % 64], 1u);
+  out[t] = ((volatile unsigned*)s)[(t + 1) % 64];  // missing: __syncthreads()
+}
+// warp_tree with __syncwarp before each step: no race.
+__global__ void warp_tree_synced(const float* in, float* out) {
+  __shared__ float s[64];
+  volatile float* v = s;
+  const int t = threadIdx.x;
+  v[t] = in[t];
+  __syncthreads();
+  if (t < 32) v[t] += v[t + 32];
+  for (int stride = 16; stride > 0; stride /= 2) {
+    __syncwarp();
+    if (t < stride) v[t] += v[t + stride];
+  }
+  __syncthreads();
+  if (t == 0) out[0] = v[0];
+}
+// A store through a raw pointer and a reversed read with no barrier: every element races.
+__global__ void raw_pointer_race(const float* in, float* out) {
+  __shared__ float s[64];
+  volatile float* q = s;
+  const int t = threadIdx.x;
+  q[t] = in[t];
+  out[t] = q[63 - t];  // missing: __syncthreads()
+}
+
 // Kernels for the occupancy check only: dynamic shared memory, launch bounds, registers.
 extern __shared__ float dyn[];
 __global__ void __launch_bounds__(256, 2) dynamic_bounded(float* out, int n) {
@@ -168,8 +213,9 @@ struct Buffers {
   float *f = nullptr, *a = nullptr, *b = nullptr;
   double* d = nullptr;
   float *in = nullptr, *zero = nullptr;  // the race kernels' inputs: random (as the layer's) and all zero
-  unsigned* u = nullptr;
+  unsigned *u = nullptr, *u2 = nullptr;
   Buffers() {
+    TWIN_CHECK(cudaMalloc(&u2, 128 * sizeof(unsigned)));
     TWIN_CHECK(cudaMalloc(&in, 1024 * sizeof(float)));
     TWIN_CHECK(cudaMalloc(&zero, 1024 * sizeof(float)));
     TWIN_CHECK(cudaMalloc(&u, 64 * sizeof(unsigned)));
@@ -192,7 +238,7 @@ struct Buffers {
     TWIN_CHECK(cudaMemcpy(b, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice));
   }
   ~Buffers() {
-    cudaFree(f), cudaFree(a), cudaFree(b), cudaFree(d), cudaFree(in), cudaFree(zero), cudaFree(u);
+    cudaFree(f), cudaFree(a), cudaFree(b), cudaFree(d), cudaFree(in), cudaFree(zero), cudaFree(u), cudaFree(u2);
   }
 };
 
@@ -211,6 +257,10 @@ bool run_case(const std::string& c) {
   else if (c == "halo_2d") halo_2d<true><<<dim3(2, 2), dim3(16, 16)>>>(m.in, m.f);
   else if (c == "halo_2d_race") halo_2d<false><<<dim3(2, 2), dim3(16, 16)>>>(m.in, m.f);
   else if (c == "shared_histogram") shared_histogram<<<1, 256>>>(m.in, m.u);
+  else if (c == "warp_war") warp_war<<<1, 256>>>(m.in, m.f);
+  else if (c == "atomic_then_read") atomic_then_read<<<1, 128>>>(m.u2);
+  else if (c == "warp_tree_synced") warp_tree_synced<<<1, 64>>>(m.in, m.f);
+  else if (c == "raw_pointer_race") raw_pointer_race<<<1, 64>>>(m.in, m.f);
   else return false;
   TWIN_CHECK(cudaGetLastError());
   TWIN_CHECK(cudaDeviceSynchronize());
@@ -288,7 +338,8 @@ int main(int argc, char** argv) {
   const char* cases[] = {"missing_barrier", "with_barrier", "uninitialised_read", "sgemm_16x16",
                          "column_read",     "column_read_padded", "stride8_update", "doubles",
                          "warp_tree",       "warp_tree_zero",     "halo_2d",        "halo_2d_race",
-                         "shared_histogram"};
+                         "shared_histogram", "warp_war",          "atomic_then_read", "warp_tree_synced",
+                         "raw_pointer_race"};
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s <case>|occupancy|list\n", argv[0]);
     return 2;

@@ -9,6 +9,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <cmath>
 #include <set>
 
 using namespace scratchkit;
@@ -367,7 +368,7 @@ TEST_CASE("Checker: another thread's PerThread slot, and scratch outside threads
              b.threads([&](const Thread& t) { v(t) = float(t.rank); });
              b.threads([&](const Thread& t) { out(t.rank) = v(b.thread_of((t.rank + 1) % 64)); });
            });
-    CHECK(r.misuses == 64);
+    CHECK(r.misuses == 1);  // one finding per kind and site in the launch, not one per thread
     CHECK(r.races == 0);
     REQUIRE_FALSE(r.findings.empty());
     CHECK(r.findings[0].kind == ScratchFindingKind::misuse);
@@ -387,7 +388,7 @@ TEST_CASE("Checker: another thread's PerThread slot, and scratch outside threads
              const float first = s[0];  // outside threads(): every GPU thread runs it, one host member
              b.threads([&](const Thread& t) { out(t.rank) = first + s[t.rank]; });
            });
-    CHECK(r.misuses == 2);  // one per block
+    CHECK(r.misuses == 1);  // one per kind and site in the launch, not one per block
     REQUIRE_FALSE(r.findings.empty());
     CHECK(r.findings[0].kind == ScratchFindingKind::misuse);
     CHECK_THAT(r.findings[0].str(), ContainsSubstring("outside threads()"));
@@ -418,4 +419,102 @@ TEST_CASE("Checker: the summary names both Nsight Compute wavefront counters", "
   CHECK_THAT(r.str(), ContainsSubstring("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum " +
                                         std::to_string(r.wavefronts(ld)) + ", _op_st.sum " +
                                         std::to_string(r.wavefronts(st))));
+}
+
+TEST_CASE("Checker: sync_threads inside threads() is one finding, not a cascade", "[checker][misuse]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+#ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
+  SKIP("a bounds-checked build stops at Block::sync's own check first");
+#endif
+  using B = Block<HostExec>;
+  using S = SharedArray<float, 64>;
+  Kokkos::View<float*, HostExec::memory_space> out("out", 64);
+  SECTION("reached by every thread") {
+    ScratchCheckReport r;
+    launch(HostExec(), "checker::sync_in_threads",
+           LaunchParams(Dim3(2), Dim3(64)).uses<S>().check_scratch(ScratchCheck().quiet().into(&r)),
+           KOKKOS_LAMBDA(const B& b) {
+             S s(b);
+             b.threads([&](const Thread& t) {
+               s[t.rank] = float(t.rank);
+               sync_threads(b);  // the mistake: inside threads()
+               out(t.rank) = s[(t.rank + 1) % 64];
+             });
+           });
+    CHECK(r.misuses == 1);
+    CHECK(r.phases == 2);  // one a block: the barrier inside threads() ends none
+    CHECK(r.races == 0);   // not reported under the misuse
+    CHECK(r.untracked_write_bytes == 0);
+    REQUIRE(r.findings.size() == 1);
+    CHECK(r.findings[0].kind == ScratchFindingKind::misuse);
+    CHECK_THAT(r.findings[0].note, ContainsSubstring("sync_threads() called inside threads(...) (by all 64 threads"));
+    REQUIRE(r.findings[0].site.file != nullptr);  // after the store before it
+    CHECK_THAT(std::string(r.findings[0].site.file), ContainsSubstring("test_scratch_check.cpp"));
+  }
+  SECTION("reached by part of the block") {
+    ScratchCheckReport r;
+    launch(HostExec(), "checker::partial_barrier",
+           LaunchParams(Dim3(1), Dim3(64)).uses<S>().check_scratch(ScratchCheck().quiet().into(&r)),
+           KOKKOS_LAMBDA(const B& b) {
+             S s(b);
+             b.threads([&](const Thread& t) {
+               s[t.rank] = float(t.rank);
+               if (t.rank < 32) sync_threads(b);
+             });
+             sync_threads(b);
+             b.threads([&](const Thread& t) { out(t.rank) = s[63 - t.rank]; });
+           });
+    CHECK(r.misuses == 1);
+    CHECK(r.races == 0);
+    REQUIRE(r.findings.size() == 1);
+    CHECK_THAT(r.findings[0].note, ContainsSubstring("a barrier reached by 32 of the block's 64 threads"));
+  }
+}
+
+TEST_CASE("Checker: an uninitialised histogram is one finding per bin, and its floats read NaN", "[checker][uninit]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  using B = Block<HostExec>;
+  using S = SharedArray<unsigned, 64>;
+  using F = SharedArray<float, 64>;
+  Kokkos::View<float*, HostExec::memory_space> out("out", 64);
+  ScratchCheckReport r;
+  launch(HostExec(), "checker::unzeroed_bins",
+         LaunchParams(Dim3(3), Dim3(256)).uses<S, F>().check_scratch(ScratchCheck().quiet().keep(1000).into(&r)),
+         KOKKOS_LAMBDA(const B& b) {
+           S bins(b);
+           F sums(b);
+           b.threads([&](const Thread& t) { atomic_add(bins[t.rank % 64], 1u); });  // never zeroed
+           sync_threads(b);
+           b.threads([&](const Thread& t) {
+             if (t.rank < 64) out(t.rank) = float(bins[t.rank]) + sums[t.rank];  // sums never written
+           });
+         });
+  CHECK(r.blocks == 3);
+  CHECK(r.uninitialised_reads == 64 + 64);  // one per bin (its first updater), one per sum, in the launch
+  std::set<long long> bins;
+  for (const auto& f : r.of_kind(ScratchFindingKind::uninitialised_read))
+    if (f.array.find("unsigned") != std::string::npos) {
+      bins.insert(f.element);
+      CHECK(f.thread == f.element);  // the first thread to update the bin
+    }
+  CHECK(bins.size() == 64);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  CHECK(std::isnan(h(0)));  // the float poison is a NaN: the uninitialised read shows in the result
+}
+
+TEST_CASE("Checker: the cases where it and racecheck differ by design", "[checker][race]") {
+  SCRATCHKIT_REQUIRE_CHECKER();
+  // Write-after-read inside warps: every element but 0 (racecheck: the warp edges only).
+  const ScratchCheckReport war = K::warp_war(false);
+  CHECK(war.races == 255);
+  // Atomics, then a plain read with no barrier: every counter (racecheck: none).
+  const ScratchCheckReport atom = K::atomic_then_read(false);
+  CHECK(atom.races == 64);
+  CHECK(atom.atomics == 128);
+  // The warp-synchronous tree with sync_warp: clean.
+  CHECK(K::warp_tree_synced(false).races == 0);
+  // Loads through raw pointers are not seen (racecheck: 64 elements).
+  const ScratchCheckReport raw = K::raw_pointer_race(false);
+  CHECK(raw.races == 0);
+  CHECK(raw.untracked_write_bytes > 0);
 }

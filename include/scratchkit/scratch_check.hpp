@@ -55,7 +55,8 @@ struct ScratchSite {
 enum class ScratchFindingKind {
   race,                ///< one thread wrote an element another read, wrote or updated in the same phase
   uninitialised_read,  ///< a load (or atomic update) of bytes no thread of the block had stored
-  misuse               ///< a PerThread slot of another thread, or scratch touched outside threads()
+  misuse               ///< sync_threads inside threads(), a barrier part of the block reaches, another thread's
+                       ///< PerThread slot, scratch touched outside threads()
 };
 
 /// One race, uninitialised read or misuse, as data: the text is built from it (str()).
@@ -88,8 +89,9 @@ struct ScratchCheckReport {
   long long atomics  = 0;             ///< of which atomic updates (scratchkit::atomic_*; not in the bank tables)
   long long untracked_write_bytes = 0;  ///< bytes stored through raw pointers (data(), &s[i]): checked for races, not banks
   long long races    = 0;             ///< elements written by one thread and accessed by another in one phase
-  long long uninitialised_reads = 0;  ///< reads of bytes no thread of the block had written in this launch
-  long long misuses  = 0;             ///< another thread's PerThread slot, scratch outside threads()
+  long long uninitialised_reads = 0;  ///< elements read before any thread of their block wrote them: one per element
+  long long misuses  = 0;             ///< sync_threads inside threads(), a partial barrier, another thread's PerThread
+                                      ///< slot, scratch outside threads(): one per kind and site in the launch
   std::vector<ScratchArrayConflicts> arrays;  ///< per array, in the order first seen
   std::vector<ScratchFinding> findings;  ///< the first ScratchCheck::max_findings findings, in the order found
 
@@ -233,12 +235,24 @@ inline std::string ScratchFinding::str() const {
 
 inline std::string ScratchCheckReport::str() const {
   std::ostringstream os;
-  os << "scratchkit scratch check: kernel '" << label << "' on " << space << ": " << blocks << " blocks, " << phases
-     << " phases, " << accesses << " accesses";
-  if (atomics) os << " (" << atomics << " atomic)";
-  if (untracked_write_bytes) os << ", " << untracked_write_bytes << " bytes written through raw pointers";
-  os << "\n  races: " << races << ", uninitialised reads: " << uninitialised_reads << ", misuses: " << misuses
-     << "\n";
+  os << "scratchkit scratch check: kernel '" << label << "' on " << space << "\n";
+  // Each count on a line of its own, with what it counts.
+  auto count = [&os](const char* name, long long n, const char* what) {
+    std::string head = std::string("  ") + name + ": " + std::to_string(n);
+    if (head.size() < 30) head.resize(30, ' ');
+    os << head << " " << what << "\n";
+  };
+  count("blocks", blocks, "blocks of the grid run under the checker");
+  count("phases", phases, "code between two sync_threads, summed over blocks");
+  count("accesses", accesses, "scratch loads and stores seen through s[i] (a += is two), atomics included");
+  if (atomics) count("atomics", atomics, "of which scratchkit::atomic_* updates (not in the bank tables)");
+  if (untracked_write_bytes)
+    count("raw-pointer bytes", untracked_write_bytes,
+          "bytes stored through data() or &s[i], seen by comparing bytes; loads through them are not seen");
+  count("races", races, "elements one thread wrote and another accessed in one phase (once per element and phase)");
+  count("uninitialised reads", uninitialised_reads,
+        "elements read before any thread of their block wrote them (once per element: its first reader)");
+  count("misuses", misuses, "layer used in a way a GPU does not run (once per kind and site in the launch)");
   for (const auto& f : findings) os << "  " << f.str() << "\n";
   const long long found = races + uninitialised_reads + misuses;
   if (found > static_cast<long long>(findings.size()))

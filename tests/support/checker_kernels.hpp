@@ -259,6 +259,90 @@ struct CheckerKernels {
   }
   static ScratchCheckReport shared_histogram_clean(bool print) { return shared_histogram(true, print); }
 
+  /// 256 threads: each reads s[t] and s[t + 1] and stores s[t], with no barrier: a write-after-read
+  /// race on elements 1 .. 255 under independent thread scheduling; racecheck, which sees a warp's
+  /// lanes in lockstep, reports only the elements at warp edges (docs/checker.md).
+  static ScratchCheckReport warp_war(bool print) {
+    using S = SharedArray<float, 256>;
+    auto in = input<float>(256, false);
+    Kokkos::View<float*, MS> out("out", 256);
+    ScratchCheckReport rep;
+    launch(Exec(), "checker::warp_war", checked(LaunchParams(Dim3(1), Dim3(256)).uses<S>(), &rep, print),
+           KOKKOS_LAMBDA(const B& b) {
+             S s(b);
+             b.threads([&](const Thread& t) { s[t.rank] = in(t.rank); });
+             sync_threads(b);
+             b.threads([&](const Thread& t) {
+               const float a = s[t.rank], c = t.rank < 255 ? float(s[t.rank + 1]) : 0.0f;
+               s[t.rank] = a + c;  // missing: a barrier between the reads and the store
+             });
+             sync_threads(b);
+             b.threads([&](const Thread& t) { out(t.rank) = s[t.rank]; });
+           });
+    return rep;
+  }
+  /// 128 threads update 64 zeroed counters atomically, then read a neighbour's with no barrier:
+  /// every counter races (racecheck does not see atomic-then-plain-read hazards).
+  static ScratchCheckReport atomic_then_read(bool print) {
+    using S = SharedArray<unsigned, 64>;
+    Kokkos::View<unsigned*, MS> out("out", 128);
+    ScratchCheckReport rep;
+    launch(Exec(), "checker::atomic_then_read", checked(LaunchParams(Dim3(1), Dim3(128)).uses<S>(), &rep, print),
+           KOKKOS_LAMBDA(const B& b) {
+             S s(b);
+             b.threads([&](const Thread& t) {
+               if (t.rank < 64) s[t.rank] = 0u;
+             });
+             sync_threads(b);
+             b.threads([&](const Thread& t) { atomic_add(s[t.rank % 64], 1u); });
+             b.threads([&](const Thread& t) { out(t.rank) = s[(t.rank + 1) % 64]; });  // missing: sync_threads
+           });
+    return rep;
+  }
+  /// warp_tree with sync_warp before each step of the tree: no race.
+  static ScratchCheckReport warp_tree_synced(bool print) {
+    using S = SharedArray<float, 64>;
+    auto in = input<float>(64, false);
+    Kokkos::View<float*, MS> out("out", 1);
+    ScratchCheckReport rep;
+    launch(Exec(), "checker::warp_tree_synced", checked(LaunchParams(Dim3(1), Dim3(64)).uses<S>(), &rep, print),
+           KOKKOS_LAMBDA(const B& b) {
+             S s(b);
+             b.threads([&](const Thread& t) { s[t.rank] = in(t.rank); });
+             sync_threads(b);
+             b.threads([&](const Thread& t) {
+               if (t.rank < 32) s[t.rank] += s[t.rank + 32];
+             });
+             for (int stride = 16; stride > 0; stride /= 2) {
+               sync_warp(b);
+               b.threads([&](const Thread& t) {
+                 if (t.rank < stride) s[t.rank] += s[t.rank + stride];
+               });
+             }
+             sync_threads(b);
+             b.once([&]() { out(0) = s[0]; });
+           });
+    return rep;
+  }
+  /// 64 threads store through q = s.data() and read q[63 - t] with no barrier: a race on every
+  /// element (racecheck: 0 .. 63); the checker does not see loads through raw pointers.
+  static ScratchCheckReport raw_pointer_race(bool print) {
+    using S = SharedArray<float, 64>;
+    auto in = input<float>(64, false);
+    Kokkos::View<float*, MS> out("out", 64);
+    ScratchCheckReport rep;
+    launch(Exec(), "checker::raw_pointer_race", checked(LaunchParams(Dim3(1), Dim3(64)).uses<S>(), &rep, print),
+           KOKKOS_LAMBDA(const B& b) {
+             S s(b);
+             b.threads([&](const Thread& t) {
+               float* q = s.data();
+               q[t.rank] = in(t.rank);
+               out(t.rank) = q[63 - t.rank];  // missing: a barrier
+             });
+           });
+    return rep;
+  }
+
   static std::vector<CheckerCase> cases() {
     return {{"missing_barrier", &missing_barrier},   {"with_barrier", &with_barrier},
             {"uninitialised_read", &uninitialised_read}, {"sgemm_16x16", &sgemm_16x16},
@@ -266,7 +350,9 @@ struct CheckerKernels {
             {"stride8_update", &stride8_update},     {"doubles", &doubles},
             {"warp_tree", &warp_tree_random},        {"warp_tree_zero", &warp_tree_zero},
             {"halo_2d", &halo_2d_clean},             {"halo_2d_race", &halo_2d_race},
-            {"shared_histogram", &shared_histogram_clean}};
+            {"shared_histogram", &shared_histogram_clean}, {"warp_war", &warp_war},
+            {"atomic_then_read", &atomic_then_read},     {"warp_tree_synced", &warp_tree_synced},
+            {"raw_pointer_race", &raw_pointer_race}};
   }
 };
 

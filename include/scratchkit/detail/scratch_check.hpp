@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
@@ -65,6 +66,9 @@ class LaunchCheck {
     m_report.arrays.back().array = name;
     return m_report.arrays.back();
   }
+  /// True the first time `key` (a misuse's kind and site, an uninitialised element) is seen in the
+  /// launch: one finding each.
+  bool first(const std::string& key) { return m_keys.insert(key).second; }
   /// After the launch: prints, stores, throws as the options ask.
   void finish() {
     const std::string text = m_report.str();
@@ -79,10 +83,12 @@ class LaunchCheck {
   int m_warp;
   std::mutex m_mutex;
   ScratchCheckReport m_report;
+  std::set<std::string> m_keys;
 };
 
 /// What a hooked access does (the proxy of scratch_ref.hpp knows; a `T&` access does not: unknown).
-enum class Op : unsigned char { load, store, rmw, atomic, address, unknown };
+/// load_kept: a load by an element whose store may follow (std::swap): recorded with it.
+enum class Op : unsigned char { load, store, rmw, atomic, address, unknown, load_kept };
 
 /// Records one block at a time for the host thread that runs it: every
 /// logical thread's accesses, phase by phase.
@@ -105,6 +111,9 @@ class Recorder {
     std::memset(base, poison, bytes);
     m_copy.assign(base, base + bytes);
     m_phase = 0;
+    m_max_rank = -1;
+    m_uninit_seen.clear();
+    m_misuse_seen.clear();
     m_blocks_local = 1;
     m_phases_local = 0;
     begin_phase();
@@ -144,9 +153,26 @@ class Recorder {
       }
   }
 
+  /// A floating-point array taken: its bytes no thread stored yet hold a NaN (quiet, as float and as
+  /// double), so an uninitialised read shows in results; integer arrays keep 0xA5 bytes.
+  void poison_float(const void* p, std::size_t bytes) {
+    const std::size_t off = offset_of(p);
+    if (off == npos) return;
+    static constexpr unsigned char nan_bytes[4] = {0xA5, 0xA5, 0xFD, 0xFF};  // 0xFFFDA5A5, little-endian
+    for (std::size_t i = off; i < off + bytes && i < m_bytes; ++i) {
+      const Byte& b = m_shadow[i];
+      if (b.init_stamp == m_block_stamp || (b.phase_stamp == m_stamp && (b.first_w >= 0 || b.first_a >= 0)))
+        continue;
+      m_base[i] = static_cast<char>(nan_bytes[i % 4]);
+      m_copy[i] = nan_bytes[i % 4];
+    }
+  }
+
   // -- logical threads -------------------------------------------------------
   void begin_thread(int rank) {
     m_rank = rank;
+    if (rank > m_max_rank) m_max_rank = rank;
+    m_last_site = 0;
     m_pending.size = 0;
     m_addressed.clear();
   }
@@ -156,6 +182,7 @@ class Recorder {
     m_rank = -1;
   }
   /// An access whose kind the hook knows (the proxy of scratch_ref.hpp, the library's atomics).
+  /// The proxy's own open access (its construction) becomes this one.
   void access(const void* p, std::size_t n, Op op, const ScratchSite& where) {
     const std::size_t off = offset_of(p);
     if (off == npos || off + n > m_bytes || n > 16) return;
@@ -164,26 +191,41 @@ class Recorder {
       body_access(off, site);
       return;
     }
-    resolve();
+    const bool own = m_pending.size == n && m_pending.off == off && m_pending.site == site;
+    if (op == Op::load_kept) {  // the element's open access is a load (or, taken before, was resolved as one)
+      if (own) m_pending.loaded = true;
+      return;
+    }
+    if (own) {
+      m_pending.size = 0;
+      if (m_pending.loaded && op == Op::store) op = Op::rmw;
+    } else {
+      resolve();
+    }
     if (op == Op::address) {  // &s[i]: stores through it are found by the diff, and named after it
       m_addressed.push_back(Addressed{off, n, site});
       return;
     }
     record(off, n, op, site);
   }
-  /// A `T&` access (elements of class type): a load, or a store if the bytes differ at the thread's next access.
-  void touch(const void* p, std::size_t n) {
+  /// An element taken (`s[i]`: the proxy's construction, or a `T&` of class type): a load, or a
+  /// store if its bytes differ at the thread's next access, unless the proxy says what it does first.
+  void open(const void* p, std::size_t n, const ScratchSite& where) {
     const std::size_t off = offset_of(p);
     if (off == npos || off + n > m_bytes || n > 16) return;
+    const int site = site_id(where);
     if (m_rank < 0) {
-      body_access(off, 0);
+      body_access(off, site);
       return;
     }
     resolve();
     m_pending.off  = off;
     m_pending.size = n;
+    m_pending.site = site;
+    m_pending.loaded = false;
     std::memcpy(m_pending.before, m_base + off, n);
   }
+  void touch(const void* p, std::size_t n) { open(p, n, ScratchSite{}); }
   /// The scratch element just touched through a `T&` is updated atomically (a library-internal shared atomic).
   void atomic(const void* p) {
     if (m_rank >= 0 && m_pending.size != 0 && offset_of(p) == m_pending.off) m_pending.atomic = true;
@@ -192,7 +234,7 @@ class Recorder {
   void per_thread(int owner, const ScratchSite& where) {
     if (owner == m_rank) return;
     const int site = site_id(where);
-    if (!m_misuse_seen.insert(misuse_key(2, site, m_rank)).second) return;
+    if (!m_misuse_seen.insert(misuse_key(m_rank < 0 ? 3 : 2, site, 0)).second) return;
     ScratchFinding f = make(ScratchFindingKind::misuse, npos, m_rank, site);
     f.other_thread = owner;
     xyz(owner, f.other_xyz);
@@ -201,9 +243,16 @@ class Recorder {
                         : "PerThread slot of thread " + std::to_string(owner) +
                               " used by another thread (on a GPU a PerThread value is the thread's register: "
                               "share values through scratch and a sync_threads)";
-    misuse(std::move(f));
+    misuse(std::move(f), m_rank < 0 ? 3 : 2);
   }
+  /// sync_threads. From the kernel body: the end of a phase. From inside threads(...): one
+  /// logical thread at the barrier, which orders nothing on a host (a finding at the phase's end).
   void sync() {
+    if (m_rank >= 0) {
+      if (m_inner.empty()) m_inner_site = m_last_site, m_inner_first = m_rank;
+      ++m_inner[m_rank];
+      return;
+    }
     end_phase();
     begin_phase();
   }
@@ -248,7 +297,8 @@ class Recorder {
   };
   struct Pending {
     std::size_t off = 0, size = 0;
-    bool atomic = false;
+    int site = 0;
+    bool atomic = false, loaded = false;
     unsigned char before[16];
   };
   struct Addressed {
@@ -274,6 +324,13 @@ class Recorder {
         best = static_cast<int>(i);
     }
     return best;
+  }
+  // The offset of the first byte of the element at `off` (the byte itself in unnamed scratch).
+  std::size_t element_start(std::size_t off) const {
+    const int a = array_of(off);
+    if (a < 0) return off;
+    const Array& ar = m_arrays[a];
+    return ar.begin + (off - ar.begin) / ar.elem * ar.elem;
   }
   std::string array_name(int a) const { return a < 0 ? std::string("unnamed scratch") : m_arrays[a].name; }
   int site_id(const ScratchSite& s) {
@@ -318,16 +375,13 @@ class Recorder {
   void keep(ScratchFinding&& f) {
     if (static_cast<int>(m_findings.size()) < m_launch->options().max_findings) m_findings.push_back(std::move(f));
   }
-  void misuse(ScratchFinding&& f) {
-    ++m_misuses;
-    keep(std::move(f));
-  }
+  void misuse(ScratchFinding&& f, int kind) { m_misuse_findings.emplace_back(kind, std::move(f)); }
   void body_access(std::size_t off, int site) {
-    if (!m_misuse_seen.insert(misuse_key(1, site, -1)).second) return;
+    if (!m_misuse_seen.insert(misuse_key(1, site, 0)).second) return;
     ScratchFinding f = make(ScratchFindingKind::misuse, off, -1, site);
     f.note = "scratch touched in the kernel body, outside threads() (on a GPU every thread runs this code, on a "
              "host backend one; put it in b.threads(...) or b.once(...))";
-    misuse(std::move(f));
+    misuse(std::move(f), 1);
   }
 
   void begin_phase() {
@@ -337,7 +391,31 @@ class Recorder {
     m_written.clear();
     m_candidates.clear();
     m_occ.clear();
-    m_misuse_seen.clear();
+    m_inner.clear();
+  }
+  // sync_threads reached inside threads(...) in this phase: one finding for the phase.
+  void inner_syncs() {
+    const int plane = m_bdim[0] * m_bdim[1];
+    const int threads = (m_max_rank / plane + 1) * plane;
+    int reached = 0, least = 1 << 30, most = 0;
+    for (const auto& kv : m_inner) ++reached, least = std::min(least, kv.second), most = std::max(most, kv.second);
+    const bool all = reached == threads && least == most;
+    const int kind = all ? 4 : 5;
+    if (!m_misuse_seen.insert(misuse_key(kind, m_inner_site, 0)).second) return;
+    ScratchFinding f = make(ScratchFindingKind::misuse, npos, m_inner_first, m_inner_site);
+    const std::string where = m_inner_site ? "; the barrier comes after the scratch access" : "; the barrier is reached";
+    if (all)
+      f.note = "sync_threads() called inside threads(...) (by all " + std::to_string(threads) + " threads, " +
+               std::to_string(most) + " time(s) each): threads(...) runs the block's threads one after another "
+               "on a host backend, so this barrier orders nothing there; end the threads(...) call, call "
+               "sync_threads(b) from the kernel body and go on in a new threads(...) (this phase's races and "
+               "uninitialised reads are not reported)" + where;
+    else
+      f.note = "a barrier reached by " + std::to_string(reached) + " of the block's " + std::to_string(threads) +
+               " threads (sync_threads() inside threads(...) or once(...), under a condition): on a GPU every "
+               "thread of the block must reach each sync_threads (else it hangs or is undefined); call it from "
+               "the kernel body (this phase's races and uninitialised reads are not reported)" + where;
+    misuse(std::move(f), kind);
   }
 
   Byte& byte(std::size_t off) {
@@ -356,7 +434,7 @@ class Recorder {
   // kind: 0 store, 1 load, 2 atomic, 3 raw-pointer store.
   void race(std::size_t off, const Slot& first, int first_kind, int kind, int site) {
     Byte& b = m_shadow[off];
-    if (b.race_stamp == m_stamp) return;
+    if (b.race_stamp == m_stamp || !m_inner.empty()) return;
     // One race per element and phase: mark every byte of the element.
     const int a = array_of(off);
     std::size_t e0 = off, e1 = off + 1;
@@ -444,6 +522,7 @@ class Recorder {
   }
   void record(std::size_t off, std::size_t n, Op op, int site) {
     const int t = m_rank;
+    if (site) m_last_site = site;
     ++m_accesses_local;
     if (op == Op::atomic) {
       // Atomics do not race with each other; they read what they update, and initialise it.
@@ -477,9 +556,10 @@ class Recorder {
     m_pending.size = 0;
     if (m_pending.atomic) {
       m_pending.atomic = false;
-      record(off, n, Op::atomic, 0);
+      record(off, n, Op::atomic, m_pending.site);
     } else {
-      record(off, n, std::memcmp(m_base + off, m_pending.before, n) != 0 ? Op::store : Op::load, 0);
+      const bool changed = std::memcmp(m_base + off, m_pending.before, n) != 0;
+      record(off, n, changed ? (m_pending.loaded ? Op::rmw : Op::store) : Op::load, m_pending.site);
     }
   }
   // Bytes the thread changed that no tracked access stored: stores through raw pointers.
@@ -498,6 +578,10 @@ class Recorder {
     }
   }
   void end_phase() {
+    if (!m_inner.empty()) {
+      inner_syncs();
+      m_candidates.clear();
+    }
     for (const Candidate& c : m_candidates) {
       bool uninit = false, other = false;
       for (std::size_t i = c.off; i < c.off + c.size; ++i) {
@@ -511,10 +595,10 @@ class Recorder {
           other = true;
       }
       if (!uninit || other) continue;  // written by another thread in this phase: a race, reported as one
-      ++m_uninit;
+      if (!m_uninit_seen.insert(element_start(c.off)).second) continue;  // one finding per element: its first reader
       ScratchFinding f = make(ScratchFindingKind::uninitialised_read, c.off, c.rank, c.site);
       f.access = c.atomic ? "updated atomically" : "read";
-      keep(std::move(f));
+      m_uninit_findings.push_back(std::move(f));
     }
     for (std::size_t off : m_written) m_shadow[off].init_stamp = m_block_stamp;
     banks();
@@ -586,8 +670,21 @@ class Recorder {
     r.atomics += m_atomics_local;
     r.untracked_write_bytes += m_untracked_local;
     r.races += m_races;
-    r.uninitialised_reads += m_uninit;
-    r.misuses += m_misuses;
+    // One uninitialised read per element in the launch: its first reader, in the first block that read it.
+    for (auto& f : m_uninit_findings) {
+      const std::string at = f.element >= 0 ? std::to_string(f.element) : "byte " + std::to_string(f.byte);
+      if (!m_launch->first("uninit:" + f.array + ":" + at)) continue;
+      ++r.uninitialised_reads;
+      if (static_cast<int>(r.findings.size()) < m_launch->options().max_findings) r.findings.push_back(std::move(f));
+    }
+    m_uninit_findings.clear();
+    for (auto& kf : m_misuse_findings) {
+      ScratchFinding& f = kf.second;
+      if (!m_launch->first("misuse:" + std::to_string(kf.first) + ":" + f.site.str())) continue;
+      ++r.misuses;
+      if (static_cast<int>(r.findings.size()) < m_launch->options().max_findings) r.findings.push_back(std::move(f));
+    }
+    m_misuse_findings.clear();
     for (auto& f : m_findings)
       if (static_cast<int>(r.findings.size()) < m_launch->options().max_findings) r.findings.push_back(std::move(f));
     for (auto& kv : m_stats) {
@@ -601,7 +698,7 @@ class Recorder {
     }
     m_stats.clear();
     m_findings.clear();
-    m_races = m_uninit = m_misuses = m_accesses_local = m_untracked_local = m_atomics_local = 0;
+    m_races = m_uninit = m_accesses_local = m_untracked_local = m_atomics_local = 0;
   }
 
   LaunchCheck* m_launch = nullptr;
@@ -610,6 +707,9 @@ class Recorder {
   int m_bidx[3] = {0, 0, 0}, m_bdim[2] = {1, 1};
   int m_rank = -1, m_phase = 0, m_statics = 0, m_wsync = 0;
   int m_warp = 32;  // lanes ordered by sync_warp; banks stay counted per 32 lanes, as NVIDIA serves them
+  int m_max_rank = -1, m_last_site = 0, m_inner_site = 0, m_inner_first = -1;
+  std::map<int, int> m_inner;                 // rank -> sync_threads reached inside threads(...) this phase
+  std::unordered_set<std::size_t> m_uninit_seen;  // elements found uninitialised in this block (its first reader)
   unsigned m_stamp = 0, m_block_stamp = 0;
   std::vector<Byte> m_shadow;
   std::vector<unsigned char> m_copy;
@@ -619,19 +719,26 @@ class Recorder {
   std::vector<Candidate> m_candidates;
   std::vector<Addressed> m_addressed;
   std::unordered_map<std::uint64_t, int> m_occ;  // (site, rank) -> executions of the site so far in the phase
-  std::unordered_set<std::uint64_t> m_misuse_seen;  // one misuse finding per kind, site and thread a phase
+  std::unordered_set<std::uint64_t> m_misuse_seen;  // one misuse finding per kind and site a block
   std::vector<ScratchSite> m_sites{ScratchSite{}};  // site 0: unknown
   std::unordered_map<std::uint64_t, int> m_site_ids;
   Pending m_pending;
   std::map<int, Stats> m_stats;
   std::vector<ScratchFinding> m_findings;
-  long long m_races = 0, m_uninit = 0, m_misuses = 0, m_accesses_local = 0, m_untracked_local = 0,
+  std::vector<std::pair<int, ScratchFinding>> m_misuse_findings;  // (kind, finding): one per kind and site a launch
+  std::vector<ScratchFinding> m_uninit_findings;  // one per element a launch (flush)  // (kind, finding): one per kind and site a launch
+  long long m_races = 0, m_uninit = 0, m_accesses_local = 0, m_untracked_local = 0,
             m_atomics_local = 0;
   long long m_blocks_local = 0, m_phases_local = 0;
 };
 
 /// The recorder of the block this host thread runs, or nullptr.
 inline thread_local Recorder* active = nullptr;
+#if defined(__GNUC__)
+#define SCRATCHKIT_SCHECK_COLD __attribute__((noinline, cold))
+#else
+#define SCRATCHKIT_SCHECK_COLD
+#endif
 /// The launch this host thread is starting (launch() sets it for launch_with).
 inline thread_local LaunchCheck* launching = nullptr;
 
@@ -661,20 +768,35 @@ class BlockRun {
   bool m_on = false;
 };
 
+/// Whether this host thread's block is recorded. Declared `const` to the compiler: it is set
+/// before a block's body (a call of its own, host_block_body) starts and cleared after it ends, so
+/// within the body it does not change, and the compiler may test it once per loop of logical
+/// threads and keep the untested loop vectorised (docs/checker.md, "What it costs").
+#if defined(__GNUC__)
+__attribute__((const, noinline))
+#endif
+inline bool recording() noexcept {
+  return active != nullptr;
+}
+SCRATCHKIT_SCHECK_COLD inline void begin_thread_slow(int rank) { active->begin_thread(rank); }
+SCRATCHKIT_SCHECK_COLD inline void end_thread_slow() { active->end_thread(); }
+SCRATCHKIT_SCHECK_COLD inline void sync_slow() { active->sync(); }
+SCRATCHKIT_SCHECK_COLD inline void sync_warp_slow() { active->sync_warp(); }
+SCRATCHKIT_SCHECK_COLD inline void touch_slow(const void* p, std::size_t n) { active->touch(p, n); }
 inline void touch(const void* p, std::size_t n) {
-  if (active) active->touch(p, n);
+  if (__builtin_expect(recording(), 0)) touch_slow(p, n);
 }
 inline void begin_thread(int rank) {
-  if (active) active->begin_thread(rank);
+  if (__builtin_expect(recording(), 0)) begin_thread_slow(rank);
 }
 inline void end_thread() {
-  if (active) active->end_thread();
+  if (__builtin_expect(recording(), 0)) end_thread_slow();
 }
 inline void sync() {
-  if (active) active->sync();
+  if (__builtin_expect(recording(), 0)) sync_slow();
 }
 inline void sync_warp() {
-  if (active) active->sync_warp();
+  if (__builtin_expect(recording(), 0)) sync_warp_slow();
 }
 inline void atomic(const void* p) {
   if (active) active->atomic(p);
@@ -691,6 +813,7 @@ inline void static_array(const T* p, std::size_t n, const char* kind) {
   std::ostringstream os;
   os << kind << "<" << type_name<T>() << ", " << n << ">";
   active->add_static(p, n * sizeof(T), sizeof(T), os.str());
+  if (std::is_floating_point<T>::value) active->poison_float(p, n * sizeof(T));
 }
 template <class T>
 inline void padded_tile(const T* p, int rows, int cols, int pad) {
@@ -698,6 +821,7 @@ inline void padded_tile(const T* p, int rows, int cols, int pad) {
   std::ostringstream os;
   os << "PaddedTile<" << type_name<T>() << ", " << rows << ", " << cols << ", " << pad << ">";
   active->rename(p, std::size_t(rows) * (cols + pad) * sizeof(T), sizeof(T), cols + pad, os.str());
+  if (std::is_floating_point<T>::value) active->poison_float(p, std::size_t(rows) * (cols + pad) * sizeof(T));
 }
 template <class T>
 inline void halo_tile(const T* p, std::size_t n, int pitch, int nx, int ny, int nz, int rx, int ry, int rz, int pad,
@@ -710,6 +834,7 @@ inline void halo_tile(const T* p, std::size_t n, int pitch, int nx, int ny, int 
   if (three_d) os << "x" << rz;
   os << ", pad " << pad << ">";
   active->rename(p, n * sizeof(T), sizeof(T), pitch, os.str());
+  if (std::is_floating_point<T>::value) active->poison_float(p, n * sizeof(T));
 }
 template <class T>
 inline void dynamic_part(const T* p, std::size_t offset, std::size_t n, bool whole) {
@@ -720,6 +845,7 @@ inline void dynamic_part(const T* p, std::size_t offset, std::size_t n, bool who
   else
     os << "dynamic [" << offset << ", " << offset + n * sizeof(T) << ") " << type_name<T>();
   active->add_array(p, n * sizeof(T), sizeof(T), 0, os.str(), false);
+  if (std::is_floating_point<T>::value) active->poison_float(p, n * sizeof(T));
 }
 
 }  // namespace scheck
@@ -737,7 +863,15 @@ inline void dynamic_part(const T* p, std::size_t offset, std::size_t n, bool who
 #define SCRATCHKIT_SCRATCH_DYNAMIC(T, p, off, n, whole) ::scratchkit::detail::scheck::dynamic_part<T>(p, off, n, whole)
 #define SCRATCHKIT_SCRATCH_HALO(T, p, n, pitch, nx, ny, nz, rx, ry, rz, pad, three_d) \
   ::scratchkit::detail::scheck::halo_tile<T>(p, n, pitch, nx, ny, nz, rx, ry, rz, pad, three_d)
-#define SCRATCHKIT_SCRATCH_RECORDING() (::scratchkit::detail::scheck::active != nullptr)
+#define SCRATCHKIT_SCRATCH_RECORDING() (::scratchkit::detail::scheck::recording())
+// A loop of logical threads compiled twice, for a recorded block and for one that is not: in
+// the second copy every hook's recording() test is known false and the loop is the plain one.
+#define SCRATCHKIT_SCRATCH_VERSIONED(...)             \
+  if (::scratchkit::detail::scheck::recording()) {    \
+    __VA_ARGS__                                       \
+  } else {                                            \
+    __VA_ARGS__                                       \
+  }
 #else
 #define SCRATCHKIT_SCRATCH_TOUCH(p, n) ((void)0)
 #define SCRATCHKIT_SCRATCH_BEGIN_THREAD(r) ((void)0)
@@ -750,4 +884,5 @@ inline void dynamic_part(const T* p, std::size_t offset, std::size_t n, bool who
 #define SCRATCHKIT_SCRATCH_DYNAMIC(T, p, off, n, whole) ((void)0)
 #define SCRATCHKIT_SCRATCH_HALO(T, p, n, pitch, nx, ny, nz, rx, ry, rz, pad, three_d) ((void)0)
 #define SCRATCHKIT_SCRATCH_RECORDING() false
+#define SCRATCHKIT_SCRATCH_VERSIONED(...) __VA_ARGS__
 #endif

@@ -307,20 +307,22 @@ class Block {
         // compiler can vectorise across logical threads.
         const Dim3 g0 = grid_origin();
         const int n   = block_dim().x;
-        SCRATCHKIT_HOST_IVDEP
-        for (int r = 0; r < n; ++r) {
-          const Thread t{r, 0, 0, r, g0.x + r, g0.y, g0.z};
-          SCRATCHKIT_SCRATCH_BEGIN_THREAD(r);
-          f(t);
-          SCRATCHKIT_SCRATCH_END_THREAD();
-        }
+        SCRATCHKIT_SCRATCH_VERSIONED({
+          SCRATCHKIT_HOST_IVDEP
+          for (int r = 0; r < n; ++r) {
+            const Thread t{r, 0, 0, r, g0.x + r, g0.y, g0.z};
+            SCRATCHKIT_SCRATCH_BEGIN_THREAD(r);
+            f(t);
+            SCRATCHKIT_SCRATCH_END_THREAD();
+          }
+        })
       } else if (ts == 1 && !host_nested_threads_loop()) {
         // 2-D and 3-D blocks: one counted loop per x row (unit stride, a fresh Thread per
         // iteration), vectorisable across x as the 1-D loop, for any kernel's phases.
         if constexpr (static_shape) {
-          host_rows(Shape(), f);  // constant trip counts
+          SCRATCHKIT_SCRATCH_VERSIONED(host_rows(Shape(), f);)  // constant trip counts
         } else {
-          host_rows(block_dim(), f);
+          SCRATCHKIT_SCRATCH_VERSIONED(host_rows(block_dim(), f);)
         }
       } else if (ts == 1) {
         const Dim3 g0 = grid_origin();
@@ -442,7 +444,7 @@ class Block {
   /// call it from the kernel body, never from inside threads(...).
   KOKKOS_INLINE_FUNCTION void sync() const {
 #ifdef SCRATCHKIT_ENABLE_BOUNDS_CHECK
-    if (m_in_threads)
+    if (m_in_threads && !SCRATCHKIT_SCRATCH_RECORDING())  // the scratch checker names it as a finding instead
       SCRATCHKIT_ABORT("scratchkit: sync_threads() called inside Block::threads(...); "
                        "a barrier must be reached by every thread, call it from the kernel body");
 #endif
@@ -535,7 +537,7 @@ class Block {
                            "the block",
                            box.x, box.y, box.z, block_dim().x, block_dim().y, block_dim().z);
       if (m_team.team_size() == 1) {
-        host_rows(box, f);
+        SCRATCHKIT_SCRATCH_VERSIONED(host_rows(box, f);)
       } else {
         host_member_ranks([&](int r) {
           const Thread t = thread_of(r);
@@ -628,7 +630,7 @@ class Block {
   }
   /// Host backends, one member: f for every thread of `box`, x row by x row.
   template <class BoxT, class F>
-  KOKKOS_INLINE_FUNCTION void host_rows(const BoxT& box, const F& f) const {
+  KOKKOS_FORCEINLINE_FUNCTION void host_rows(const BoxT& box, const F& f) const {
     const Dim3 g0 = grid_origin();
     const int bx = block_dim().x, by = block_dim().y;
     for (int z = 0; z < box.z; ++z)

@@ -312,6 +312,8 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr int index_value(int i) { return i; }
   }
 SCRATCHKIT_DETAIL_MIXED(std, min)
 SCRATCHKIT_DETAIL_MIXED(std, max)
+// Kokkos::min/max exist from Kokkos 3.7 on; earlier, these would be the only Kokkos::min/max.
+#if defined(KOKKOS_VERSION) && KOKKOS_VERSION >= 30700
 namespace Kokkos {
 template <class T>
 inline T min(const ::scratchkit::detail::ScratchRef<T>& a, const T& b) {
@@ -330,6 +332,7 @@ inline T max(const T& a, const ::scratchkit::detail::ScratchRef<T>& b) {
   return a < b.impl_value() ? b.impl_value() : a;
 }
 }  // namespace Kokkos
+#endif
 #undef SCRATCHKIT_DETAIL_MIXED
 
 namespace std {
@@ -368,6 +371,8 @@ template <class... B>
 inline constexpr bool no_scratch_ref = !any_scratch_ref<B...>;
 }  // namespace detail
 }  // namespace scratchkit
+// Kokkos has printf from 4.2 on; before, a Kokkos::printf would hide ::printf from Kokkos' own calls.
+#if defined(KOKKOS_VERSION) && KOKKOS_VERSION >= 40200
 namespace Kokkos {
 template <class T, class... A>
 inline void printf(const char* f, ::scratchkit::detail::ScratchRef<T> x, A... a) {
@@ -394,6 +399,7 @@ inline std::enable_if_t<::scratchkit::detail::no_scratch_ref<B0, B1, B2, B3>> pr
   ::scratchkit::detail::kokkos_printf(f, b0, b1, b2, b3, x, a...);
 }
 }  // namespace Kokkos
+#endif
 
 // A proxy through any other `...` (a user's variadic function): GCC passes its bytes silently
 // (-Wconditionally-supported), Clang refuses it; make GCC refuse it too, from here on.

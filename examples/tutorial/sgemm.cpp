@@ -11,7 +11,7 @@ using Tile = scratchkit::SharedArray<float[16][16]>;  // __shared__ float As[16]
 
 void sgemm_layer(const Matrix& A, const Matrix& B, const Matrix& C) {
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
-  auto p = LaunchParams({ceil_div(N, 16), ceil_div(M, 16)}).uses<Tile, Tile>();  // the block: the body's shape
+  auto p = LaunchParams(scratchkit::Dim3(ceil_div(N, 16), ceil_div(M, 16))).uses<Tile, Tile>();  // block: the body's shape
   launch(Exec(), "tutorial::sgemm", p, KOKKOS_LAMBDA(const ShapedBlock<16, 16>& b) {
     Tile As(b), Bs(b);
     PerThread acc(b, 0.0f);  // a local that lives across __syncthreads()

@@ -39,7 +39,8 @@ class LaunchParams {
   LaunchParams(Dim3 grid, Dim3 block) : m_grid(grid), m_block(block) {}
   /// The grid alone: launch() takes the block from the body's static shape (`const Block&` with
   /// `Block = scratchkit::Block<Exec, BlockShape<X, Y, Z>>`), so the shape is written once. A
-  /// body on a run-time shape is refused (LaunchError), as is plan_launch().
+  /// body on a run-time shape is refused (LaunchError), as is plan_launch(). A 2-D or 3-D grid
+  /// is written `LaunchParams(Dim3(nx, ny))`: a braced `({nx, ny})` would also name a copy.
   explicit LaunchParams(Dim3 grid) : m_grid(grid), m_block(0, 0, 0), m_block_from_body(true) {}
 
   /// Plans the static arrays, in the order the kernel constructs them; a

@@ -115,6 +115,22 @@ void shape_index_out_of_bounds() {
          });
 }
 
+// A multi-dimensional array's index past its extent: (0, 5) in a float[4][5] (element 5 is inside
+// the array), on a static shape.
+template <class Exec>
+void shared_md_index_out_of_bounds() {
+  using B = Block<Exec, BlockShape<1>>;
+  using A = SharedArray<float[4][5]>;
+  Kokkos::View<float*, typename Exec::memory_space> out("out", 1);
+  launch(Exec(), "mistake::shared_md_index_out_of_bounds", LaunchParams(Dim3(1)).uses<A>(),
+         KOKKOS_LAMBDA(const B& b) {
+           A a(b);
+           b.threads([&](const Thread& th) { a(th.rank, 5) = 1.0f; });
+           sync_threads(b);
+           b.threads([&](const Thread& th) { out(th.rank) = a[th.rank]; });
+         });
+}
+
 // A halo tile read one point past its halo: x = 9 in a tile of x in [-1, 9).
 template <class Exec>
 void halo_tile_index_out_of_bounds() {
@@ -167,6 +183,8 @@ bool run(const std::string& which) {
     threads_box_past_block<Exec>();
   else if (which == "shape_index_out_of_bounds")
     shape_index_out_of_bounds<Exec>();
+  else if (which == "shared_md_index_out_of_bounds")
+    shared_md_index_out_of_bounds<Exec>();
   else if (which == "halo_tile_index_out_of_bounds")
     halo_tile_index_out_of_bounds<Exec>();
   else if (which == "halo_tile_past_plan")

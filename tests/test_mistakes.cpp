@@ -92,6 +92,7 @@ const std::vector<Mistake>& mistakes() {
       {"shared_index_out_of_bounds", {"SharedArray index", "out of bounds [0, 32)"}},
       {"threads_box_past_block", {"threads(box (4, 4, 1))", "block of (5, 3, 1)"}},
       {"shape_index_out_of_bounds", {"shape index 5", "out of bounds [0, 5)", "dimension 1"}},
+      {"shared_md_index_out_of_bounds", {"shape index 5", "out of bounds [0, 5)", "dimension 1"}},
       {"halo_tile_index_out_of_bounds", {"HaloTile index (z 0, y 0, x 9)", "[-1, 9)"}},
       // 32 floats planned (128 bytes); the tile takes 10 x 6 floats.
       {"halo_tile_past_plan", {"of 240 bytes at offset 0", "past the 128 bytes"}},

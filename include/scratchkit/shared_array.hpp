@@ -135,31 +135,18 @@ class SharedArray<T[E0], 0, Align>
   template <class BlockT>
   KOKKOS_INLINE_FUNCTION explicit SharedArray(const BlockT& block, Uninit u = Uninit{}) : base(block, u) {}
 
-  /// The element (i0, i1, ...): one index a dimension.
+  /// The element (i0, i1, ...): one index a dimension (SharedShape's indexing over the whole array).
   template <class... I>
   KOKKOS_INLINE_FUNCTION detail::scratch_ref_t<elem> operator()(detail::scratch_int_index i0, I... i) const {
     static_assert(sizeof...(I) + 1 == rank, "SharedArray<T[E0]...>: one index per dimension");
-    const std::size_t k = static_cast<std::size_t>(linear<0>(0, detail::index_value(i0), static_cast<int>(i)...));
-#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
-    return detail::scratch_element(this->data() + k, detail::index_site(i0));
-#else
-    return this->data()[k];
-#endif
+    return whole_shape(std::make_index_sequence<rank - 1>())(i0, i...);
   }
 
  private:
-  // Constant extents: the index arithmetic folds to multiplies by constants.
-  template <int D, class... I>
-  KOKKOS_INLINE_FUNCTION static int linear(int acc, int i0, I... rest) {
-    constexpr int e = extent(D);
-    SCRATCHKIT_BOUNDS_CHECK_V(i0 >= 0 && i0 < e, "scratchkit: SharedArray index %d out of bounds [0, %d) in dimension %d",
-                              i0, e, D);
-    acc = acc * e + i0;  // int arithmetic, as CUDA's: a scratch array is far below 2^31 elements
-    if constexpr (sizeof...(I) == 0) {
-      return acc;
-    } else {
-      return linear<D + 1>(acc, rest...);
-    }
+  template <std::size_t... D>
+  KOKKOS_INLINE_FUNCTION SharedShape<base, static_cast<int>(E0), static_cast<int>(std::extent<T, D>::value)...>
+  whole_shape(std::index_sequence<D...>) const {
+    return {static_cast<const base&>(*this), 0};
   }
 };
 

@@ -11,6 +11,9 @@
 #include <chrono>
 #include <cstdio>
 #include <vector>
+#ifndef TREE
+#define TREE "tree"  // the headers' tree, named in each line
+#endif
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard g(argc, argv);
   using Exec = Kokkos::DefaultExecutionSpace;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Built by hand against two trees' headers (not by CMake), as in perf/results/h100/rows/README.md:
+// Built by hand against two trees' headers (not by CMake), as in perf/results/h100/rows.md:
 //   nvcc_wrapper -DTREE='"head"' -I<tree>/include -I<build>/include -isystem <kokkos>/include -O3 -extended-lambda \
 //     -arch=sm_90 -std=c++20 histogram_ab.cpp -L<kokkos>/lib -lkokkoscore -lkokkoscontainers -lcuda -ldl
 // Histogram shared_atomic on the layer, 2^28 floats in [-1, 1), 65536 and 256 bins: seconds per call,

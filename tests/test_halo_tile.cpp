@@ -124,16 +124,7 @@ const char* path_name(Path p) {
   return p == Path::host_loops ? "host loops" : p == Path::two_members ? "two team members" : "scratch checker";
 }
 
-/// Sets the host team size of every launch while it lives, through a tuning hook.
-struct TeamSize {
-  explicit TeamSize(int n)
-      : hook([n](const tuning::LaunchRequest&) {
-          tuning::LaunchTuning t;
-          t.host_team_size = n;
-          return t;
-        }) {}
-  tuning::ScopedTuningHook hook;
-};
+using test::TeamSize;
 
 /// Each block: the tile set to the sentinel, loaded, then copied whole (halo too) into
 /// dump(block, (z * wy + y) * wx + x).

@@ -22,16 +22,7 @@ namespace {
 using Exec = test::HostSpace;
 using MS   = Exec::memory_space;
 
-/// Sets the host team size of every launch while it lives, through a tuning hook.
-struct TeamSize {
-  explicit TeamSize(int n)
-      : hook([n](const tuning::LaunchRequest&) {
-          tuning::LaunchTuning t;
-          t.host_team_size = n;
-          return t;
-        }) {}
-  tuning::ScopedTuningHook hook;
-};
+using test::TeamSize;
 
 template <class V>
 V random_view(const char* name, std::size_t n0, std::size_t n1 = 1, std::size_t n2 = 1) {

@@ -528,9 +528,9 @@ class Block {
       SCRATCHKIT_BOUNDS_CHECK_V(box.x <= block_dim().x && box.y <= block_dim().y && box.z <= block_dim().z,
                                 "scratchkit: threads(box (%d, %d, %d)) in a block of (%d, %d, %d)", box.x, box.y,
                                 box.z, block_dim().x, block_dim().y, block_dim().z);
-      if (covers_x(box) || m_self.x < box.x) {
-        if ((covers_y(box) || m_self.y < box.y) && (covers_z(box) || m_self.z < box.z)) f(m_self);
-      }
+      if ((covers<BoxT>(0) || m_self.x < box.x) && (covers<BoxT>(1) || m_self.y < box.y) &&
+          (covers<BoxT>(2) || m_self.z < box.z))
+        f(m_self);
     } else {
       SCRATCHKIT_REQUIRE_V(box.x <= block_dim().x && box.y <= block_dim().y && box.z <= block_dim().z,
                            "scratchkit: threads(box (%d, %d, %d)) in a block of (%d, %d, %d): the box must fit "
@@ -547,21 +547,16 @@ class Block {
     }
     leave_threads();
   }
-  // Whether a box's extent in a dimension is known at compile time to cover a static block's.
+  // Whether a box's extent in dimension d (0: x, 1: y, 2: z) is known at compile time to cover a
+  // static block's.
   template <class BoxT>
-  KOKKOS_INLINE_FUNCTION static constexpr bool covers_x(const BoxT&) {
-    if constexpr (static_shape && detail::is_box<BoxT>::value) return BoxT::x >= detail::box_dim<Shape>().x;
-    return false;
-  }
-  template <class BoxT>
-  KOKKOS_INLINE_FUNCTION static constexpr bool covers_y(const BoxT&) {
-    if constexpr (static_shape && detail::is_box<BoxT>::value) return BoxT::y >= detail::box_dim<Shape>().y;
-    return false;
-  }
-  template <class BoxT>
-  KOKKOS_INLINE_FUNCTION static constexpr bool covers_z(const BoxT&) {
-    if constexpr (static_shape && detail::is_box<BoxT>::value) return BoxT::z >= detail::box_dim<Shape>().z;
-    return false;
+  KOKKOS_INLINE_FUNCTION static constexpr bool covers(int d) {
+    if constexpr (static_shape && detail::is_box<BoxT>::value) {
+      constexpr Dim3 box = detail::box_dim<BoxT>(), blk = detail::box_dim<Shape>();
+      return d == 0 ? box.x >= blk.x : d == 1 ? box.y >= blk.y : box.z >= blk.z;
+    } else {
+      return false;
+    }
   }
   // block_stride over a Dim3 (non-negative extents) or a Box.
   template <class BoxT, class F>

@@ -349,9 +349,7 @@ void launch(const ExecSpace& exec, const char* label, const LaunchParams& p, con
   if constexpr (detail::is_box<Shape>::value) {
     if (p.block_from_body()) {
       LaunchParams q = p;
-      q.impl_set_block(Dim3(Shape::x, Shape::y, Shape::z));
-      detail::launch_kernel<detail::body_bounds_t<Bounds, F>, detail::body_fallback_v<MaxFallback, F>>(
-          exec, label, tuning::Kernel::user, q, body);
+      launch<Bounds, MaxFallback>(exec, label, q.impl_set_block(Dim3(Shape::x, Shape::y, Shape::z)), body);
       return;
     }
   }

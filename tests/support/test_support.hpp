@@ -6,6 +6,7 @@
 #include <scratchkit/reference/random.hpp>
 #include <scratchkit/config.hpp>
 #include <scratchkit/native/cuda.hpp>
+#include <scratchkit/tuning/hook.hpp>
 
 #include <catch2/catch_test_macros.hpp>
 
@@ -93,6 +94,17 @@ T poison() {
   else
     return static_cast<T>(0x5A5A5A5A);
 }
+
+/// Sets the host team size of every launch while it lives, through a tuning hook.
+struct TeamSize {
+  explicit TeamSize(int n)
+      : hook([n](const scratchkit::tuning::LaunchRequest&) {
+          scratchkit::tuning::LaunchTuning t;
+          t.host_team_size = n;
+          return t;
+        }) {}
+  scratchkit::tuning::ScopedTuningHook hook;
+};
 
 }  // namespace test
 }  // namespace scratchkit

@@ -349,45 +349,27 @@ void histogram_host_merge(const ExecSpace& exec, const std::uint32_t* ws, int bl
       });
 }
 
+/// shared_atomic's GPU kernel: privatised bins in shared memory, zeroed, counted with shared atomics,
+/// merged with one global atomic a non-zero bin. A body of its own, apart from the host paths: a dead
+/// host branch in the same lambda changed nvcc's shared-address arithmetic in the count loop (the
+/// 65536-bin histogram lost 18 % on the H100, docs/performance.md).
 template <class Bk, class ExecSpace, class Src, class CountsView>
 SCRATCHKIT_KERNEL_LINKAGE
-void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
-                             const HistogramBins<histogram_compute_t<typename Src::value_type>>& hb,
-                             const CountsView& counts, const HistogramPlan& plan) {
+void histogram_shared_atomic_gpu(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
+                                 const HistogramBins<histogram_compute_t<typename Src::value_type>>& hb,
+                                 const CountsView& counts, const HistogramPlan& plan, const LaunchParams& p) {
   using C   = histogram_compute_t<typename Src::value_type>;
   using T   = typename Src::value_type;
   using B_t = Block<ExecSpace>;
   constexpr int BS = Bk::threads;
   const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
   const int nb = hb.bins, blocks = plan.blocks, chunk = plan.chunk_bins, copies = plan.copies;
-  const auto p = LaunchParams(Dim3(plan.blocks * plan.chunks), Dim3(BS))
-                     .shared_mem_bytes(plan.shared_bytes)
-                     .fallback(kernel_fallback<ExecSpace>)  // host: the bins of a chunk may be over level 0
-                     .host_team_size(1);
-  // Host, histogram_host_workspace: block r's bins go to row r (chunk counters) of the workspace,
-  // held until the merge is done; the blocks find their rows themselves (histogram_row).
-  constexpr bool host = !is_gpu_space<ExecSpace>::value;
-  using Space         = typename ExecSpace::memory_space;
-  std::unique_lock<std::mutex> held;
-  std::uint32_t* ws = nullptr;
-  if constexpr (host) {
-    if (histogram_host_workspace(nb, blocks, chunk)) {
-      held = std::unique_lock<std::mutex>(Workspace<Space>::mutex());
-      ws   = reinterpret_cast<std::uint32_t*>(
-          Workspace<Space>::get(static_cast<std::size_t>(blocks) * plan.chunks * chunk * sizeof(std::uint32_t)));
-    }
-  }
   auto body = KOKKOS_LAMBDA(const B_t& b) {
     auto h       = DynamicSharedArray<std::uint32_t>::offset(b, 0, static_cast<std::size_t>(chunk) * copies);
     const int c  = b.block_idx().x / blocks;      // chunk of bins of this block
     const int bc = b.block_idx().x - c * blocks;  // block within the chunk
     const int k0 = c * chunk;
     const int kn = nb - k0 < chunk ? nb - k0 : chunk;
-    if (host_direct(b)) {  // not `if constexpr`: nvcc refuses an extended lambda's first capture inside one
-      histogram_shared_host<Bk, B_t>(h.data(), src, n, head, bc, blocks, hb, k0, kn, copies, counts,
-                                     histogram_row<ExecSpace>(b.block_idx().x, nb, blocks, chunk));
-      return;
-    }
     b.threads([&](const Thread& t) {
       for (int j = t.rank; j < kn * copies; j += BS) h[j] = 0;
     });
@@ -401,8 +383,68 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
       });
     });
     sync_threads(b);
-    // Host with a workspace (teams of several members, or under the checker): the block's row, as above.
-    // Found after the count loop, so that nothing of it is live there; a constant nullptr on GPUs.
+    b.threads([&](const Thread& t) {
+      for (int j = t.rank; j < kn; j += BS) {
+        std::uint32_t v = 0;
+        for (int q = 0; q < copies; ++q) v += h[j * copies + q];
+        if (v != 0) Kokkos::atomic_add(&counts(k0 + j), v);
+      }
+    });
+  };
+  constexpr int fallback = Bk::min_blocks / 2 > 1 ? Bk::min_blocks / 2 : 1;
+  if (plan.shared_bytes <= histogram_shared_for_min_blocks(BS, Bk::min_blocks))
+    launch<LaunchBounds<BS, Bk::min_blocks>, ScratchFallback::none>(exec, "scratchkit::histogram_shared_atomic", p, body);
+  else
+    launch<LaunchBounds<BS, fallback>, ScratchFallback::none>(exec, "scratchkit::histogram_shared_atomic", p, body);
+}
+
+/// shared_atomic on host backends: one member a block (histogram_shared_host), its bins in level-1
+/// scratch where they are over level 0, merged through the workspace where blocks share bins.
+template <class Bk, class ExecSpace, class Src, class CountsView>
+SCRATCHKIT_KERNEL_LINKAGE
+void histogram_shared_atomic_host(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
+                                  const HistogramBins<histogram_compute_t<typename Src::value_type>>& hb,
+                                  const CountsView& counts, const HistogramPlan& plan, const LaunchParams& p) {
+  using C   = histogram_compute_t<typename Src::value_type>;
+  using T   = typename Src::value_type;
+  using B_t = Block<ExecSpace>;
+  constexpr int BS = Bk::threads;
+  const C lo = hb.lo, hi = hb.hi, scale = hb.scale;
+  const int nb = hb.bins, blocks = plan.blocks, chunk = plan.chunk_bins, copies = plan.copies;
+  // histogram_host_workspace: block r's bins go to row r (chunk counters) of the workspace,
+  // held until the merge is done; the blocks find their rows themselves (histogram_row).
+  using Space = typename ExecSpace::memory_space;
+  std::unique_lock<std::mutex> held;
+  std::uint32_t* ws = nullptr;
+  if (histogram_host_workspace(nb, blocks, chunk)) {
+    held = std::unique_lock<std::mutex>(Workspace<Space>::mutex());
+    ws   = reinterpret_cast<std::uint32_t*>(
+        Workspace<Space>::get(static_cast<std::size_t>(blocks) * plan.chunks * chunk * sizeof(std::uint32_t)));
+  }
+  auto body = KOKKOS_LAMBDA(const B_t& b) {
+    auto h       = DynamicSharedArray<std::uint32_t>::offset(b, 0, static_cast<std::size_t>(chunk) * copies);
+    const int c  = b.block_idx().x / blocks;      // chunk of bins of this block
+    const int bc = b.block_idx().x - c * blocks;  // block within the chunk
+    const int k0 = c * chunk;
+    const int kn = nb - k0 < chunk ? nb - k0 : chunk;
+    if (host_direct(b)) {
+      histogram_shared_host<Bk, B_t>(h.data(), src, n, head, bc, blocks, hb, k0, kn, copies, counts,
+                                     histogram_row<ExecSpace>(b.block_idx().x, nb, blocks, chunk));
+      return;
+    }
+    // Several members a block, or under the checker: the per-thread phases of the GPU kernel.
+    b.threads([&](const Thread& t) {
+      for (int j = t.rank; j < kn * copies; j += BS) h[j] = 0;
+    });
+    sync_threads(b);
+    b.threads([&](const Thread& t) {
+      const int copy = t.rank & (copies - 1);  // copies is a power of two
+      histogram_stream<Bk>(src, n, head, bc, t.rank, blocks, [&](T x) {
+        const int kc = histogram_bin<C>(static_cast<C>(x), lo, hi, scale, nb) - k0;
+        if (static_cast<unsigned>(kc) < static_cast<unsigned>(kn)) scratchkit::atomic_inc(h[kc * copies + copy]);
+      });
+    });
+    sync_threads(b);
     std::uint32_t* const row = histogram_row<ExecSpace>(b.block_idx().x, nb, blocks, chunk);
     b.threads([&](const Thread& t) {
       for (int j = t.rank; j < kn; j += BS) {
@@ -417,17 +459,29 @@ void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t 
   };
   constexpr int fallback = Bk::min_blocks / 2 > 1 ? Bk::min_blocks / 2 : 1;
   if (plan.shared_bytes <= histogram_shared_for_min_blocks(BS, Bk::min_blocks))
-    launch<LaunchBounds<BS, Bk::min_blocks>, kernel_fallback<ExecSpace>>(exec, "scratchkit::histogram_shared_atomic", p,
-                                                                         body);
+    launch<LaunchBounds<BS, Bk::min_blocks>, ScratchFallback::level1>(exec, "scratchkit::histogram_shared_atomic", p,
+                                                                       body);
   else
-    launch<LaunchBounds<BS, fallback>, kernel_fallback<ExecSpace>>(exec, "scratchkit::histogram_shared_atomic", p,
-                                                                   body);
-  if constexpr (host) {
-    if (ws != nullptr) {
-      histogram_host_merge(exec, ws, blocks, chunk, nb, counts);
-      exec.fence();  // the workspace is free again (no label: Kokkos 3.4 has none)
-    }
+    launch<LaunchBounds<BS, fallback>, ScratchFallback::level1>(exec, "scratchkit::histogram_shared_atomic", p, body);
+  if (ws != nullptr) {
+    histogram_host_merge(exec, ws, blocks, chunk, nb, counts);
+    exec.fence();  // the workspace is free again (no label: Kokkos 3.4 has none)
   }
+}
+
+template <class Bk, class ExecSpace, class Src, class CountsView>
+SCRATCHKIT_KERNEL_LINKAGE
+void histogram_shared_atomic(const ExecSpace& exec, const Src& src, std::size_t n, std::size_t head,
+                             const HistogramBins<histogram_compute_t<typename Src::value_type>>& hb,
+                             const CountsView& counts, const HistogramPlan& plan) {
+  const auto p = LaunchParams(Dim3(plan.blocks * plan.chunks), Dim3(Bk::threads))
+                     .shared_mem_bytes(plan.shared_bytes)
+                     .fallback(kernel_fallback<ExecSpace>)  // host: the bins of a chunk may be over level 0
+                     .host_team_size(1);
+  if constexpr (is_gpu_space<ExecSpace>::value)
+    histogram_shared_atomic_gpu<Bk>(exec, src, n, head, hb, counts, plan, p);
+  else
+    histogram_shared_atomic_host<Bk>(exec, src, n, head, hb, counts, plan, p);
 }
 
 /// The source the shared_atomic kernel of Bk streams: a contiguous View

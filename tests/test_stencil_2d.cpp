@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstring>
+#include <string>
 #include <vector>
 
 using namespace scratchkit;
@@ -32,7 +33,7 @@ const char* kind_name(Kind k) {
 
 /// A rank-2 View of `kind` (as a LayoutStride View, so that one type holds them all).
 template <class T, class Mem>
-Kokkos::View<T**, Kokkos::LayoutStride, Mem> make_view(const char* label, Kind kind, int n0, int n1) {
+Kokkos::View<T**, Kokkos::LayoutStride, Mem> make_view(const std::string& label, Kind kind, int n0, int n1) {
   switch (kind) {
     case Kind::right: return Kokkos::View<T**, Kokkos::LayoutRight, Mem>(label, n0, n1);
     case Kind::left: return Kokkos::View<T**, Kokkos::LayoutLeft, Mem>(label, n0, n1);

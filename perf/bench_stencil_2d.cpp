@@ -23,14 +23,18 @@ void plain_stencil_2d(const InView& in, const WView& w, const OutView& out) {
   const int n0 = static_cast<int>(in.extent(0)), n1 = static_cast<int>(in.extent(1));
   using Pol    = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
   Kokkos::parallel_for("scratchkit::bench::plain_stencil_2d", Pol(Exec(), {0, 0}, {n0, n1}), KOKKOS_LAMBDA(int i, int j) {
-    const bool inside = i >= R && i + R < n0 && j >= R && j + R < n1;
     T s = 0;
-    for (int a = 0; a <= 2 * R; ++a)
-      for (int b = 0; b <= 2 * R; ++b) {
-        if (Star && a != R && b != R) continue;
-        const int y = i + a - R, x = j + b - R;
-        if (inside || (y >= 0 && y < n0 && x >= 0 && x < n1)) s += w(a, b) * in(y, x);
-      }
+    if (i >= R && i + R < n0 && j >= R && j + R < n1) {
+      for (int a = 0; a <= 2 * R; ++a)
+        for (int b = 0; b <= 2 * R; ++b)
+          if (!Star || a == R || b == R) s += w(a, b) * in(i + a - R, j + b - R);
+    } else {
+      for (int a = 0; a <= 2 * R; ++a)
+        for (int b = 0; b <= 2 * R; ++b) {
+          const int y = i + a - R, x = j + b - R;
+          if ((!Star || a == R || b == R) && y >= 0 && y < n0 && x >= 0 && x < n1) s += w(a, b) * in(y, x);
+        }
+    }
     out(i, j) = s;
   });
 }

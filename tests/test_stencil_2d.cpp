@@ -2,7 +2,7 @@
 // 2-D stencil on the layer against the host reference: every shape (star, box), radius (1, 2),
 // boundary (zero, clamp, periodic), element type and layout (LayoutRight, LayoutLeft, a padded
 // LayoutStride and a LayoutStride with no unit stride), at sizes that are not multiples of the
-// 32 x 8 block; the layouts against each other and the layer against its native twin, bit for bit.
+// 32 x 32 tile; the layouts against each other and the layer against its native twin, bit for bit.
 //
 // Tolerance (rounding class): each output is a sum of m = 4R + 1 (star) or (2R + 1)^2 (box)
 // products added in order, so |out - ref| <= gamma_m * sum |w(a, b)| |in(...)|
@@ -232,7 +232,7 @@ TEST_CASE("2-D stencil under the scratch checker: no race, no uninitialised read
         REQUIRE(reports.size() == 1);
         const auto& r = reports[0];
         CAPTURE(r.str());
-        CHECK(r.blocks == 3 * 5);  // ceil(70 / 32) x ceil(37 / 8)
+        CHECK(r.blocks == 3 * 2);  // ceil(70 / 32) x ceil(37 / 32): tiles of 32 x 32 points
         CHECK(r.races == 0);
         CHECK(r.uninitialised_reads == 0);
         // A warp reads 32 consecutive floats of one tile row; the load stores consecutive points.

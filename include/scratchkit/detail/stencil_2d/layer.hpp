@@ -9,14 +9,14 @@
 #include <scratchkit/halo_tile.hpp>
 #include <scratchkit/launch.hpp>
 #include <scratchkit/native/stencil_2d.hpp>
+#include <scratchkit/tuning/stencil_2d.hpp>
 #include <scratchkit/variants/stencil_2d.hpp>
 
 namespace scratchkit {
 namespace detail {
 
-/// The block and tile of both twins (src/cuda/stencil_2d.cu): 32 x 8 points, one a thread; a warp
-/// reads one tile row, conflict-free (halo_tile.hpp, bank conflicts).
-constexpr int stencil2d_bx = 32, stencil2d_by = 8;
+/// The block and its tile, both twins' (tuning/stencil_2d.hpp).
+using Stencil2DPolicy = tuning::Stencil2DPolicy;
 
 /// One output at tile point (y, x): s = 0; s += w(a, b) * in(y + a - R, x + b - R) for a = 0..2R,
 /// then b = 0..2R, the shape's taps only (wr: the weights row-major). Transposed: the arrays are
@@ -38,25 +38,34 @@ KOKKOS_FORCEINLINE_FUNCTION T stencil2d_point(const Tile& tile, const T* wr, int
   return s;
 }
 
-/// The layer kernel: a HaloTile2d of the block's 32 x 8 points and a halo of R, loaded with the
-/// call's Boundary, each in-grid point written once (clipped).
+/// The layer kernel: a HaloTile2d of the block's tile_x x tile_y points and a halo of R, loaded
+/// with the call's Boundary by a block of static shape threads_x x threads_y; each thread writes
+/// the in-grid points of its column, `rows` of them threads_y apart, one phase a row.
 template <int R, bool Star, bool Transposed, class ExecSpace, class InView, class WView, class OutView>
 void stencil_2d_tile(const ExecSpace& exec, const InView& in, const WView& w, const OutView& out, Boundary bc) {
-  using T            = typename OutView::non_const_value_type;
-  constexpr int K    = 2 * R + 1;
-  using Tile         = HaloTile2d<T, stencil2d_bx, stencil2d_by, R, R>;
-  using B            = Block<ExecSpace, BlockShape<stencil2d_bx, stencil2d_by>>;
+  using T          = typename OutView::non_const_value_type;
+  using P          = Stencil2DPolicy;
+  constexpr int K  = 2 * R + 1;
+  using Tile       = HaloTile2d<T, P::tile_x, P::tile_y, R, R>;
+  using B          = Block<ExecSpace, BlockShape<P::threads_x, P::threads_y>>;
   const int n0 = static_cast<int>(in.extent(0)), n1 = static_cast<int>(in.extent(1));
-  auto p = LaunchParams(Dim3(ceil_div(n1, stencil2d_bx), ceil_div(n0, stencil2d_by)));
+  auto p = LaunchParams(Dim3(ceil_div(n1, P::tile_x), ceil_div(n0, P::tile_y)));
   p.uses<Tile>();
   launch(exec, "scratchkit::stencil_2d", p, KOKKOS_LAMBDA(const B& b) {
     T wr[K * K];  // the weights in registers (the twin's too)
     for (int i = 0; i < K; ++i)
       for (int j = 0; j < K; ++j) wr[i * K + j] = w(i, j);
+    const Dim3 o(b.block_idx().x * P::tile_x, b.block_idx().y * P::tile_y, 0);
     Tile tile(b);
-    tile.load(b, in, bc);
+    tile.load(b, in, o, bc);
     sync_threads(b);
-    tile.clipped(b, [&](const Thread& t) { out(t.gy, t.gx) = stencil2d_point<R, Star, Transposed, T>(tile, wr, t.y, t.x); });
+    const Dim3 box = tile.in_grid_box();
+    for (int r = 0; r < P::rows; ++r) {
+      const int y0 = r * P::threads_y, ny = box.y - y0 < 0 ? 0 : box.y - y0 < P::threads_y ? box.y - y0 : P::threads_y;
+      b.threads(Dim3(box.x, ny, 1), [&](const Thread& t) {
+        out(o.y + y0 + t.y, o.x + t.x) = stencil2d_point<R, Star, Transposed, T>(tile, wr, y0 + t.y, t.x);
+      });
+    }
   });
 }
 

@@ -15,21 +15,9 @@
 
 include_guard(GLOBAL)
 
-# kernel | instantiation macro | header | element types
-# (the same lists as the extern declarations at the end of each detail/<kernel>/layer.hpp)
-set(SCRATCHKIT_ETI_KERNELS
-  "gemm|SCRATCHKIT_ETI_GEMM|kernels/gemm.hpp|float,double"
-  "gemm_rb|SCRATCHKIT_ETI_GEMM_RB|kernels/gemm.hpp|float,double"
-  "gemm_rb_mma|SCRATCHKIT_ETI_GEMM_RB_MMA|kernels/gemm.hpp|double"
-  "reduce|SCRATCHKIT_ETI_REDUCE|kernels/reduce.hpp|std::int32_t,std::int64_t,float,double"
-  "stencil_1d|SCRATCHKIT_ETI_STENCIL_1D|kernels/stencil_1d.hpp|float,double"
-  "stencil_3d|SCRATCHKIT_ETI_STENCIL_3D|kernels/stencil_3d.hpp|float,double"
-  "transpose|SCRATCHKIT_ETI_TRANSPOSE|kernels/transpose.hpp|float,double"
-  "histogram|SCRATCHKIT_ETI_HISTOGRAM|kernels/histogram.hpp|float,double,std::int32_t"
-  "tile_scan|SCRATCHKIT_ETI_TILE_SCAN|kernels/collectives.hpp|std::int32_t,float,double"
-  "tile_reduce|SCRATCHKIT_ETI_TILE_REDUCE|kernels/collectives.hpp|std::int32_t,float,double"
-  "tile_exchange|SCRATCHKIT_ETI_TILE_EXCHANGE|kernels/collectives.hpp|std::int32_t,double"
-  CACHE INTERNAL "")
+# SCRATCHKIT_ETI_KERNELS, "unit|macro|header|element types" rows: from the kernel table
+# (cmake/kernels.txt, read by cmake/scratchkitKernels.cmake).
+include(scratchkitKernels)
 
 function(scratchkit_eti_spaces backends out)
   set(_device_order CUDA HIP SYCL OPENMPTARGET OPENMP THREADS HPX SERIAL)

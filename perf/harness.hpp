@@ -142,16 +142,10 @@ inline std::vector<Backend> backends(const Config& c) {
   return {Backend::layer};
 }
 
-// Case families, one per kernel (perf/bench_<kernel>.cpp).
+// Case families: each kernel's add_<kernel>_cases is declared by the generated kernel_cases.hpp
+// (cmake/kernels.txt); the others here.
 void add_copy_cases(const Config&, std::vector<Case>&);
-void add_gemm_cases(const Config&, std::vector<Case>&);
-void add_reduce_cases(const Config&, std::vector<Case>&);
-void add_stencil_1d_cases(const Config&, std::vector<Case>&);
-void add_transpose_cases(const Config&, std::vector<Case>&);
-void add_stencil_3d_cases(const Config&, std::vector<Case>&);
 void add_stencil_3d_double_cases(const Config&, std::vector<Case>&, int n);  // bench_stencil_3d.cpp's part 1
-void add_histogram_cases(const Config&, std::vector<Case>&);
-void add_collectives_cases(const Config&, std::vector<Case>&);
 void add_user_cases(const Config&, std::vector<Case>&);
 void add_tutorial_cases(const Config&, std::vector<Case>&);  // bench_user.cpp's part 1
 void add_user_2d_cases(const Config&, std::vector<Case>&);         // bench_user.cpp's part 2

@@ -238,7 +238,8 @@ def plain_time(rows, r):
     return p["time_ms"] if p else None
 
 
-BANDWIDTH_KERNELS = ("reduce_sum", "stencil_1d_r3", "stencil_3d_7pt", "transpose")
+# Bandwidth-bound kernels, by name prefix (every stencil: stencil_1d_r3, stencil_2d_*, stencil_3d_7pt).
+BANDWIDTH_KERNELS = ("reduce_sum", "stencil_", "transpose")
 
 
 def host_table(rows, tally):
@@ -275,7 +276,7 @@ def host_table(rows, tally):
             vrow = [x for x in rows if x["kernel"] == kernel and x["type"] == typ and x["layout"] == layout
                     and x["size"] == size and x["backend"] == "vendor" and x["time_ms"]]
             vt = min(x["time_ms"] for x in vrow) if vrow else None
-            if kernel in BANDWIDTH_KERNELS and b["pct_of_ceiling"] is not None:
+            if kernel.startswith(BANDWIDTH_KERNELS) and b["pct_of_ceiling"] is not None:
                 ok.append("40% " + tick(tally, b["pct_of_ceiling"] >= 40.0))
             noisy = [b["spread"]] if b.get("spread") else []
             if p and p.get("cv") is not None and p["cv"] > tally["cv_limit"] and "plain CV" not in b.get("spread", ""):

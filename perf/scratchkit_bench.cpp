@@ -22,6 +22,7 @@
 // each case's per-rank medians into min/median/max with the slowest rank
 // named (printed, and written to --ranks-out FILE as CSV).
 #include "harness.hpp"
+#include "kernel_cases.hpp"  // generated from cmake/kernels.txt (perf/CMakeLists.txt)
 #include "measurement.hpp"
 
 #include <scratchkit/native/cuda.hpp>
@@ -406,13 +407,7 @@ int main(int argc, char** argv) {
 
     std::vector<Case> cases;
     add_copy_cases(c, cases);
-    add_gemm_cases(c, cases);
-    add_reduce_cases(c, cases);
-    add_stencil_1d_cases(c, cases);
-    add_stencil_3d_cases(c, cases);
-    add_transpose_cases(c, cases);
-    add_histogram_cases(c, cases);
-    add_collectives_cases(c, cases);
+    add_kernel_cases(c, cases);  // every kernel of cmake/kernels.txt (kernel_cases.hpp)
     add_user_cases(c, cases);
     add_rajaperf_cases(c, cases);
     std::vector<Case> selected;

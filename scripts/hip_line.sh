@@ -89,11 +89,14 @@ cmake --build "$dir" -j "$jobs" --target heat3d tutorial_sgemm tutorial_stencil2
 took "examples built"
 if [ "${SCRATCHKIT_HIP_TESTS:-all}" = units ]; then
   say "one test unit per kernel"
-  units=()
-  for t in gemm reduce stencil_1d stencil_3d transpose histogram block; do
-    units+=("tests/CMakeFiles/scratchkit_tests.dir/test_$t.cpp.o")
-  done
-  units+=("tests/CMakeFiles/scratchkit_tests.dir/parts/test_collectives_0.cpp.o")  # compiled per part
+  # Each kernel's first test unit in the kernel table (cmake/kernels.txt; file:N compiles per part), and the Block's.
+  units=("tests/CMakeFiles/scratchkit_tests.dir/test_block.cpp.o")
+  while read -r unit; do
+    case "$unit" in
+      *:*) units+=("tests/CMakeFiles/scratchkit_tests.dir/parts/${unit%%.cpp:*}_0.cpp.o") ;;
+      *) units+=("tests/CMakeFiles/scratchkit_tests.dir/$unit.o") ;;
+    esac
+  done < <(awk -F'|' '!/^[ \t]*(#|$)/ { split($4, t, " "); print t[1] }' "$src/cmake/kernels.txt")
   cmake --build "$dir" -j "$jobs" --target "${units[@]}"
   took "test units built"
   say "SKIPPED: test units compiled; the test program is not linked (SCRATCHKIT_HIP_TESTS=units), nothing ran"

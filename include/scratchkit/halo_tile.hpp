@@ -3,6 +3,7 @@
 #pragma once
 
 #include <scratchkit/block.hpp>
+#include <scratchkit/boundary.hpp>  // Boundary: what load writes outside the grid
 #include <scratchkit/shared_array.hpp>
 #include <scratchkit/detail/scratch_ref.hpp>
 
@@ -12,15 +13,6 @@
 #include <type_traits>
 
 namespace scratchkit {
-
-/// What HaloTile::load writes for a tile point outside the grid (per dimension: a point is
-/// outside when any of its coordinates is).
-/// - leave: nothing (the element keeps what scratch held: under the scratch checker a read of it
-///   is an uninitialised read);
-/// - zero: `T{}` (zero for arithmetic types, every member zero for a struct);
-/// - clamp: the nearest grid point (each coordinate clamped to [0, n - 1]);
-/// - periodic: the grid point of each coordinate modulo its extent (any radius).
-enum class Boundary { leave, zero, clamp, periodic };
 
 /// How a View's indices map onto a tile's (z, y, x): `as_indexed` (default) tile(z, y, x) is
 /// view(z, y, x) (2-D: view(y, x)), whatever the layout; `reversed` tile(z, y, x) is view(x, y, z)

@@ -20,11 +20,5 @@
 #include <scratchkit/tuning/hook.hpp>
 #include <scratchkit/warp.hpp>
 #include <scratchkit/block_collectives.hpp>
-#include <scratchkit/kernels/collectives.hpp>
-#include <scratchkit/kernels/gemm.hpp>
-#include <scratchkit/kernels/histogram.hpp>
-#include <scratchkit/kernels/reduce.hpp>
-#include <scratchkit/kernels/stencil_1d.hpp>
-#include <scratchkit/kernels/stencil_3d.hpp>
-#include <scratchkit/kernels/transpose.hpp>
+#include <scratchkit/kernels/all.hpp>  // every kernel of cmake/kernels.txt (generated at configure time)
 #include <scratchkit/kernels/defaults.hpp>

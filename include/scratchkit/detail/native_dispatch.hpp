@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/// Checks before handing Kokkos Views to a native CUDA kernel (internal).
+/// The native checks (native_checks.hpp) and the declarations of the kernels whose layers include
+/// them all; a kernel added through the table (cmake/kernels.txt) includes native_checks.hpp and
+/// its own native header instead.
 #pragma once
 
-#include <scratchkit/detail/backend.hpp>
-#include <scratchkit/detail/layout_map.hpp>
-#include <scratchkit/errors.hpp>
+#include <scratchkit/detail/native_checks.hpp>
 #include <scratchkit/native/collectives.hpp>
 #include <scratchkit/native/gemm.hpp>
 #include <scratchkit/native/histogram.hpp>
@@ -13,65 +13,3 @@
 #include <scratchkit/native/stencil_3d.hpp>
 #include <scratchkit/native/transpose.hpp>
 #include <scratchkit/variants.hpp>
-
-#include <sstream>
-#include <string>
-
-namespace scratchkit {
-namespace detail {
-
-/// True when this build can run native CUDA kernels on ExecSpace.
-template <class ExecSpace>
-constexpr bool native_available() {
-#if SCRATCHKIT_HAS_NATIVE_CUDA && defined(KOKKOS_ENABLE_CUDA)
-  return std::is_same<ExecSpace, Kokkos::Cuda>::value;
-#else
-  return false;
-#endif
-}
-
-/// The cudaStream_t of exec (as void*), or UnsupportedError saying why the
-/// native backend cannot run here.
-template <class ExecSpace>
-void* native_stream(const ExecSpace& exec, const char* kernel) {
-#if SCRATCHKIT_HAS_NATIVE_CUDA && defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
-    return static_cast<void*>(exec.cuda_stream());
-  }
-#endif
-  (void)exec;
-  std::ostringstream os;
-  os << "scratchkit::" << kernel << ": Backend::native needs ";
-#if !SCRATCHKIT_HAS_NATIVE_CUDA
-  os << "the native CUDA kernels, which this build does not have (configure with SCRATCHKIT_ENABLE_CUDA=ON)";
-#elif !defined(KOKKOS_ENABLE_CUDA)
-  os << "a Kokkos built with CUDA (this Kokkos has no CUDA backend)";
-#else
-  os << "the Kokkos::Cuda execution space, not " << ExecSpace::name();
-#endif
-  throw UnsupportedError(os.str());
-}
-
-/// Native kernels take plain row-major contiguous arrays in CUDA memory (the
-/// entry points map contiguous column-major Views onto them first: layout_map.hpp).
-template <class View>
-void require_native_view(const View& v, const char* kernel, const char* arg) {
-  constexpr bool in_cuda_memory =
-#if defined(KOKKOS_ENABLE_CUDA)
-      Kokkos::SpaceAccessibility<Kokkos::Cuda, typename View::memory_space>::accessible;
-#else
-      false;
-#endif
-  bool row_major      = v.span_is_contiguous();
-  constexpr int last  = View::rank > 0 ? static_cast<int>(View::rank) - 1 : 0;
-  if (View::rank >= 2 && v.span() > 1 && v.extent(last) > 1 && v.stride(last) != 1) row_major = false;
-  if (!in_cuda_memory || !row_major) {
-    std::ostringstream os;
-    os << "scratchkit::" << kernel << ": Backend::native needs " << describe_view(v, arg)
-       << " contiguous (row- or column-major, docs/layouts.md) and in CUDA-accessible memory";
-    throw UnsupportedError(os.str());
-  }
-}
-
-}  // namespace detail
-}  // namespace scratchkit

@@ -17,13 +17,7 @@
 #include <cstdint>
 #include <string>
 
-#include <scratchkit/native/collectives.hpp>
-#include <scratchkit/native/gemm.hpp>
-#include <scratchkit/native/histogram.hpp>
-#include <scratchkit/native/reduce.hpp>
-#include <scratchkit/native/stencil_1d.hpp>
-#include <scratchkit/native/stencil_3d.hpp>
-#include <scratchkit/native/transpose.hpp>
+#include <scratchkit/native/all.hpp>  // every twin of cmake/kernels.txt (generated at configure time)
 
 namespace scratchkit {
 namespace native {

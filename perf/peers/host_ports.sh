@@ -9,7 +9,7 @@
 # RAJAPERF_EXE: the suite built with OpenMP (perf/peers/rajaperf.sh build SRC BUILD openmp, or the
 # CUDA build, which has the host variants too). THREADS: default "1 2 <nproc>". One thread is
 # compared with Base_Seq and RAJA_Seq, more with Base_OpenMP and RAJA_OpenMP, every checksum with
-# Base_Seq's. OMP_PROC_BIND=close, OMP_PLACES=cores. OUTDIR/t<N>/ holds each set's csv files and
+# Base_Seq's. OMP_PROC_BIND=close, OMP_PLACES=cores; SAMPLES (default 10): the ports' timed samples. OUTDIR/t<N>/ holds each set's csv files and
 # summary.md; OUTDIR/summary.md all of them.
 set -euo pipefail
 komp="$1"; suite="$2"; out="$3"; shift 3
@@ -30,7 +30,7 @@ for n in "${threads[@]}"; do
   d="$out/t$n"
   if [ "$n" = 1 ]; then variants=(Base_Seq RAJA_Seq); ref=Base_Seq; else variants=(Base_Seq Base_OpenMP RAJA_OpenMP); ref=Base_OpenMP; fi
   export OMP_NUM_THREADS="$n" OMP_PROC_BIND=close OMP_PLACES=cores
-  bash "$peers/run_ports.sh" "$build" "$d/ports" >/dev/null
+  bash "$peers/run_ports.sh" "$build" "$d/ports" --samples "${SAMPLES:-10}" >/dev/null
   bash "$peers/rajaperf.sh" run "$suite" "$d/suite" "${variants[@]}" >/dev/null
   bash "$peers/rajaperf.sh" compare "$d/suite/rajaperf.csv" "$d/ports/scratchkit.csv" >"$d/checksums.txt"
   { echo "## $n thread(s)"; echo; python3 "$peers/summary.py" "$d/ports/scratchkit.csv" "$d/suite/rajaperf.csv" --host-ref "$ref"

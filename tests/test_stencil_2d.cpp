@@ -49,17 +49,24 @@ Kokkos::View<T**, Kokkos::LayoutStride, Mem> make_view(const std::string& label,
   return Kokkos::subview(big, 0, Kokkos::ALL, Kokkos::ALL);
 }
 
-/// Host row-major values into v (any layout), and v back into row-major values.
+/// Host row-major values into v (any layout), and v back into row-major values, through a contiguous
+/// View in v's memory space: Kokkos copies between spaces only between contiguous Views of one layout.
+template <class V>
+using Dense = Kokkos::View<typename V::non_const_value_type**, Kokkos::LayoutRight, typename V::memory_space>;
 template <class V, class T>
 void put(const V& v, const std::vector<T>& h) {
-  auto m = Kokkos::create_mirror_view(v);
+  Dense<V> d("dense", v.extent(0), v.extent(1));
+  auto m = Kokkos::create_mirror_view(d);
   for (std::size_t i = 0; i < v.extent(0); ++i)
     for (std::size_t j = 0; j < v.extent(1); ++j) m(i, j) = h[i * v.extent(1) + j];
-  Kokkos::deep_copy(v, m);
+  Kokkos::deep_copy(d, m);
+  Kokkos::deep_copy(v, d);  // one space: Kokkos' copy kernel takes any pair of layouts
 }
 template <class V>
 std::vector<typename V::non_const_value_type> get(const V& v) {
-  auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  Dense<V> d("dense", v.extent(0), v.extent(1));
+  Kokkos::deep_copy(d, v);
+  auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
   std::vector<typename V::non_const_value_type> h(v.extent(0) * v.extent(1));
   for (std::size_t i = 0; i < v.extent(0); ++i)
     for (std::size_t j = 0; j < v.extent(1); ++j) h[i * v.extent(1) + j] = m(i, j);

@@ -20,7 +20,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <mutex>
 #include <set>
 #include <type_traits>
@@ -89,6 +88,14 @@ class LaunchCheck {
   std::set<std::string> m_keys;
 };
 
+/// A name that outlives the host thread that made it (a finding's site keeps the pointer).
+inline const char* intern(const std::string& name) {
+  static std::mutex m;
+  static auto* names = new std::unordered_set<std::string>();  // never freed: a report may outlive statics
+  std::lock_guard<std::mutex> lock(m);
+  return names->insert(name).first->c_str();
+}
+
 /// What a hooked access does (the proxy of scratch_ref.hpp knows; a `T&` access does not: unknown).
 /// load_kept: a load by an element whose store may follow (std::swap): recorded with it.
 enum class Op : unsigned char { load, store, rmw, atomic, address, unknown, load_kept };
@@ -99,7 +106,7 @@ class Recorder {
  public:
   // -- block -------------------------------------------------------------
   /// Returns the scratch the block is to use: where raw-pointer accesses trap (scratch_trap.hpp),
-  /// an inaccessible view whose read-write twin the checker and the proxies use; else `base`.
+  /// the read-write view of memory mapped twice, whose inaccessible view `raw_view` hands out; else `base`.
   char* begin_block(LaunchCheck* lc, char* base, std::size_t bytes, int bx, int by, int bz, int tx, int ty) {
     m_prot = nullptr;
 #if SCRATCHKIT_SCRATCH_TRAP
@@ -128,7 +135,7 @@ class Recorder {
     m_phases_local = 0;
     m_raw_load.size = 0;
     begin_phase();
-    return m_prot ? m_prot : m_base;
+    return m_base;
   }
   void end_block() {
     flush_raw();
@@ -139,12 +146,13 @@ class Recorder {
     flush();
     m_launch = nullptr;
   }
-  /// The read-write address of `p` (a block's address in the inaccessible view), for the proxy's own accesses.
+  /// The address `data()` and `&s[i]` hand out for the block's `p`: in the inaccessible view, where
+  /// accesses trap and are recorded; `p` itself where they do not trap.
   template <class T>
-  T* rw(T* p) const {
+  T* raw_view(T* p) const {
     const char* c = reinterpret_cast<const char*>(p);
-    if (!m_prot || c < m_prot || c >= m_prot + m_bytes) return p;
-    return reinterpret_cast<T*>(m_base + (c - m_prot));
+    if (!m_prot || c < m_base || c > m_base + m_bytes) return p;  // one past the end: end()
+    return reinterpret_cast<T*>(m_prot + (c - m_base));
   }
 
   // -- arrays --------------------------------------------------------------
@@ -641,8 +649,7 @@ class Recorder {
     if (it != m_pc_sites.end()) return it->second;
     char name[256];
     trap::describe(pc, name, sizeof name);
-    m_pc_names.push_back(std::string("raw pointer access at ") + name);
-    const int id = site_id(ScratchSite{m_pc_names.back().c_str(), 0, 0});
+    const int id = site_id(ScratchSite{intern(std::string("raw pointer access at ") + name), 0, 0});
     m_pc_sites.emplace(pc, id);
     return id;
 #else
@@ -817,7 +824,6 @@ class Recorder {
   char* m_prot          = nullptr;  // its inaccessible view, where raw-pointer accesses trap (or none)
   RawLoad m_raw_load;
   std::unordered_map<const void*, int> m_pc_sites;  // instruction -> site of its raw accesses
-  std::deque<std::string> m_pc_names;               // their names (sites keep the pointer)
   std::size_t m_bytes   = 0;
   int m_bidx[3] = {0, 0, 0}, m_bdim[2] = {1, 1};
   int m_rank = -1, m_phase = 0, m_statics = 0, m_wsync = 0;
@@ -916,14 +922,14 @@ inline void sync() {
 inline void sync_warp() {
   if (__builtin_expect(recording(), 0)) sync_warp_slow();
 }
-/// The read-write address of a block's scratch address, for the proxy's own accesses.
+/// A raw pointer into the recorded block's scratch, as `data()` and `&s[i]` hand it out (Recorder::raw_view).
 template <class T>
-SCRATCHKIT_SCHECK_COLD T* rw_slow(T* p) {
-  return active ? active->rw(p) : p;
+SCRATCHKIT_SCHECK_COLD T* raw_view_slow(T* p) {
+  return active ? active->raw_view(p) : p;
 }
 template <class T>
-inline T* rw_fast(T* p) {
-  return __builtin_expect(recording(), 0) ? rw_slow(p) : p;
+inline T* raw_view(T* p) {
+  return __builtin_expect(recording(), 0) ? raw_view_slow(p) : p;
 }
 inline void atomic(const void* p) {
   if (active) active->atomic(p);

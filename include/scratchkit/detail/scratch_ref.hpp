@@ -120,15 +120,12 @@ class ScratchRef {
   using value_type = T;
   ScratchRef(T* p, const SiteRef& site) : ScratchRef(p, site, scheck::recording()) {}
   /// `on`: whether the block is recorded (scheck::recording(), which a loop tests once).
-  /// A recorded block's addresses trap where used directly (scratch_trap.hpp): the proxy reads and
-  /// writes through the read-write view, and `&s[i]` gives the address itself.
-  ScratchRef(T* p, const SiteRef& site, bool on)
-      : m_addr(p), m_p(__builtin_expect(on, 0) ? scheck::rw_slow(p) : p), m_site(site), m_v(*m_p), m_on(on) {
-    if (__builtin_expect(on, 0)) scheck::open_slow(m_p, n, site);
+  ScratchRef(T* p, const SiteRef& site, bool on) : m_p(p), m_site(site), m_v(*p), m_on(on) {
+    if (__builtin_expect(on, 0)) scheck::open_slow(p, n, site);
   }
   // Not trivially copyable: a proxy passed through `...` is refused (Clang; GCC with the
   // -Wconditionally-supported error set below); printf and Kokkos::printf take it by value.
-  ScratchRef(const ScratchRef& o) : m_addr(o.m_addr), m_p(o.m_p), m_site(o.m_site), m_v(o.m_v), m_on(o.m_on) {}
+  ScratchRef(const ScratchRef& o) : m_p(o.m_p), m_site(o.m_site), m_v(o.m_v), m_on(o.m_on) {}
 
   /// The expression `s[i]`: the element, read or bound to a `T&` / `const T&` parameter.
   operator T&() && noexcept { return *m_p; }  // NOLINT(google-explicit-constructor)
@@ -201,11 +198,14 @@ class ScratchRef {
     rmw([](T& x) { --x; });
     return old;
   }
-  /// &s[i]: the raw address; accesses through it trap (or, where they cannot, stores are seen where
-  /// they change bytes), and are named after this site.
+  /// &s[i]: the raw address; in a recorded block, where accesses through it trap (scratch_trap.hpp),
+  /// or else are stores seen where they change bytes; both named after this site.
   T* operator&() && {
-    hook(m_p, scheck::Op::address, m_site);
-    return m_addr;
+    if (__builtin_expect(m_on, 0)) {
+      scheck::access_slow(m_p, n, scheck::Op::address, m_site);
+      return scheck::raw_view_slow(m_p);
+    }
+    return m_p;
   }
 
   // The library's atomics (scratchkit/atomic.hpp).
@@ -244,8 +244,7 @@ class ScratchRef {
   void hook(T* p, scheck::Op op, const SiteRef& site) const {
     if (__builtin_expect(m_on, 0)) scheck::access_slow(p, n, op, site);
   }
-  T* m_addr;  // the element's address in the block
-  T* m_p;     // where the proxy reads and writes it
+  T* m_p;
   SiteRef m_site;
   T m_v;
   bool m_on;
@@ -281,9 +280,8 @@ inline scratch_ref_t<T> scratch_element(T* p, const SiteRef& site) {
   if constexpr (scratch_proxied<T>) {
     return ScratchRef<T>(p, site);
   } else {
-    T* q = scheck::rw_fast(p);
-    scheck::open_fast(q, sizeof(T), site);
-    return *q;
+    scheck::open_fast(p, sizeof(T), site);
+    return *p;
   }
 }
 

@@ -2,15 +2,13 @@
 // What the scratch checker costs a host kernel when it is compiled in but no launch asks for it,
 // and what a checked launch costs an access: the 16 x 16 tiled SGEMM of
 // tests/support/checker_kernels.hpp (n = 512) and a 2-D 5-point stencil on a 32 x 8 halo tile
-// (n = 512 and 2048; at 256 also read through s.data(), which a checked launch traps), on
-// Kokkos::Serial, median of 9 (5 at n = 2048, and for the checked raw reads) runs after one warm-up. Built
+// (n = 512 and 2048), on Kokkos::Serial, median of 9 (5 at n = 2048) runs after one warm-up. Built
 // twice, with the hooks (a config.hpp that defines SCRATCHKIT_ENABLE_SCRATCH_CHECK) and without,
 // against one configured tree (docs/checker.md "What it costs"):
 //
 //   c++ -O3 -DNDEBUG -std=c++20 -fopenmp -I include -I <build>/include -I <kokkos>/include perf/checker_cost.cpp \
 //       -L <kokkos>/lib -lkokkoscore -o checker_cost
-//   ./checker_cost [--checked] [--raw]  # --checked: every launch under the checker (quiet), per access;
-//                                       # --raw: only the stencil read through s.data()
+//   ./checker_cost [--checked]     # --checked: every launch under the checker (quiet), per access
 #include <scratchkit/scratchkit.hpp>
 
 #include <algorithm>
@@ -91,8 +89,7 @@ bool sgemm(int n) {
   return ok;
 }
 
-// raw: the tile read through `const float* q = s.data()` (each a trapped access when checked).
-bool stencil2d(int n, bool raw = false) {
+bool stencil2d(int n) {
   constexpr int BX = 32, BY = 8, TX = BX + 2, TY = BY + 2;
   using Tile = scratchkit::SharedArray<float, TX * TY>;
   Kokkos::View<float**, Kokkos::LayoutRight, MS> in("in", n, n), out("out", n, n);
@@ -102,7 +99,7 @@ bool stencil2d(int n, bool raw = false) {
   Kokkos::deep_copy(in, hi);
   scratchkit::ScratchCheckReport rep;
   const auto p = with_check(scratchkit::LaunchParams(scratchkit::Dim3(n / BX, n / BY), scratchkit::Dim3(BX, BY)).uses<Tile>(), &rep);
-  const double ms = median_ms(n > 1024 || (raw && checked) ? 5 : 9, [&]() {
+  const double ms = median_ms(n > 1024 ? 5 : 9, [&]() {
     scratchkit::launch(Exec(), "checker_cost::stencil2d", p, KOKKOS_LAMBDA(const B& b) {
       Tile s(b);
       const scratchkit::Dim3 g0 = b.grid_origin();
@@ -111,49 +108,35 @@ bool stencil2d(int n, bool raw = false) {
         s[y * TX + x] = gx >= 0 && gx < n && gy >= 0 && gy < n ? in(gy, gx) : 0.0f;
       });
       scratchkit::sync_threads(b);
-      if (raw) {
-        b.threads([&](const scratchkit::Thread& t) {
-          const float* q  = s.data() + (t.y + 1) * TX + t.x + 1;
-          out(t.gy, t.gx) = 0.25f * (q[-1] + q[1] + q[-TX] + q[TX]) - q[0];
-        });
-      } else {
-        b.threads([&](const scratchkit::Thread& t) {
-          const int c = (t.y + 1) * TX + t.x + 1;
-          out(t.gy, t.gx) = 0.25f * (s[c - 1] + s[c + 1] + s[c - TX] + s[c + TX]) - s[c];
-        });
-      }
+      b.threads([&](const scratchkit::Thread& t) {
+        const int c = (t.y + 1) * TX + t.x + 1;
+        out(t.gy, t.gx) = 0.25f * (s[c - 1] + s[c + 1] + s[c - TX] + s[c + TX]) - s[c];
+      });
     });
     Exec().fence();
   });
-  accesses = rep.accesses + rep.raw_accesses;
+  accesses = rep.accesses;
   auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   auto at = [&](int y, int x) { return y < 0 || y >= n || x < 0 || x >= n ? 0.0f : hi(y, x); };
   bool ok = true;
   for (int y : {0, 1, n / 2, n - 1})
     for (int x : {0, 5, n / 3, n - 1})
       ok = ok && ho(y, x) == 0.25f * (at(y, x - 1) + at(y, x + 1) + at(y - 1, x) + at(y + 1, x)) - at(y, x);
-  report(raw ? "stencil2d raw" : "stencil2d", n, ms, ok);
-  if (checked && rep.raw_accesses > 0)
-    std::printf("           of which %lld through raw pointers (trapped)\n", rep.raw_accesses);
+  report("stencil2d", n, ms, ok);
   return ok;
 }
 }  // namespace
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
-  bool raw_only = false;
-  for (int i = 1; i < argc; ++i) {
+  for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--checked") == 0) checked = true;
-    if (std::strcmp(argv[i], "--raw") == 0) raw_only = true;
-  }
   if (checked && !scratchkit::scratch_check_compiled) {
     std::printf("--checked: the checker is not compiled in\n");
     return 77;
   }
-  if (raw_only) return stencil2d(256, true) ? 0 : 1;
   bool ok = sgemm(512);
   ok = stencil2d(512) && ok;
   ok = stencil2d(2048) && ok;
-  ok = stencil2d(256, true) && ok;
   return ok ? 0 : 1;
 }

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/// The scratch checker's view of raw-pointer accesses (Linux, x86-64): a checked block's scratch
-/// is one memory mapped twice, read-write for the checker and the `s[i]` proxy, inaccessible
-/// for every address the block hands out (`data()`, `&s[i]`). A load or store through such an
-/// address faults; the handler reports it (address, size and kind decoded from the instruction),
-/// opens the page and single-steps the instruction (the trap flag), and the trap that follows
-/// closes the page again. Only checked blocks map scratch this way: unchecked launches keep
-/// their plain pointers and pay nothing (docs/checker.md, "Raw pointers").
+/// The scratch checker's traps for raw-pointer accesses to a checked block's scratch (Linux, x86-64).
 #pragma once
+
+// The scratch is mapped twice: read-write for the checker and `s[i]`, inaccessible where `data()`
+// and `&s[i]` point, so each access through a raw pointer faults and is recorded, then single-steps
+// with its page open (docs/checker.md, "Raw pointers"); unchecked launches never map it so.
 
 #include <cstddef>
 

@@ -29,7 +29,6 @@ ELEMENT_SIZE = {"doubles": 8}
 KNOWN = {
     "warp_war": "checker stricter: racecheck sees a warp's lanes in lockstep, only warp edges",
     "atomic_then_read": "racecheck does not see atomic-then-plain-read hazards",
-    "raw_pointer_race": "checker does not see loads through raw pointers",
 }
 
 

@@ -5,9 +5,10 @@
 # checker (scratchkit_checker_cases), and its CUDA twin (tests/checker_twins.cu)
 # under compute-sanitizer racecheck and initcheck and Nsight Compute's
 # shared-memory counters; then the occupancy formula against CUDA's occupancy API.
-# Writes one comparison log. Among the cases, warp_war, atomic_then_read and raw_pointer_race
-# differ from racecheck by design (checker_compare.py names them, docs/checker.md "Where it
-# differs"), and warp_tree_synced measures Nsight's store conflicts around __syncwarp.
+# Writes one comparison log. Among the cases, warp_war and atomic_then_read differ from
+# racecheck by design (checker_compare.py names them, docs/checker.md "Where it differs"),
+# raw_pointer_race equals it where the checker traps raw pointers (Linux, x86-64), and
+# warp_tree_synced measures Nsight's store conflicts around __syncwarp.
 #
 #   scripts/checker_gpu_check.sh [BUILD_DIR] [LOG]
 #

@@ -30,7 +30,11 @@ class SharedSpan {
     return m_data[i];
 #endif
   }
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+  KOKKOS_INLINE_FUNCTION T* data() const { return detail::scheck::raw_view(m_data); }  // traps where used in a checked block
+#else
   KOKKOS_INLINE_FUNCTION T* data() const { return m_data; }
+#endif
   KOKKOS_INLINE_FUNCTION std::size_t size() const { return m_size; }
 
  private:

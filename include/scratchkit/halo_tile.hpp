@@ -129,7 +129,7 @@ class HaloTile {
   /// Takes the tile's bytes of the block's static region (in the order of uses<...>()); contents uninitialised.
   template <class BlockT>
   KOKKOS_INLINE_FUNCTION explicit HaloTile(const BlockT& block) : m_s(block) {
-    SCRATCHKIT_SCRATCH_HALO(T, m_s.data(), storage::size(), pitch, NX, NY, NZ, RX, RY, RZ, Pad, Rank == 3);
+    SCRATCHKIT_SCRATCH_HALO(T, m_s.impl_data(), storage::size(), pitch, NX, NY, NZ, RX, RY, RZ, Pad, Rank == 3);
   }
 
   /// Element (y, x) of a 2-D tile, -RY <= y < NY + RY, -RX <= x < NX + RX: `T&`, or under the
@@ -237,18 +237,18 @@ class HaloTile {
   template <class I>
   KOKKOS_FORCEINLINE_FUNCTION detail::scratch_ref_t<T> element(int k, const I& ix) const {
 #if SCRATCHKIT_SCRATCH_CHECK_HOOKS
-    return detail::scratch_element(m_s.data() + k, detail::index_site(ix));
+    return detail::scratch_element(m_s.impl_data() + k, detail::index_site(ix));
 #else
     (void)ix;
-    return m_s.data()[k];
+    return m_s.impl_data()[k];
 #endif
   }
   // The load's store of element k (under the checker: a store at the load's line).
   KOKKOS_FORCEINLINE_FUNCTION void put(int k, const T& v) const {
 #if SCRATCHKIT_SCRATCH_CHECK_HOOKS
-    detail::scratch_element(m_s.data() + k, m_site) = v;
+    detail::scratch_element(m_s.impl_data() + k, m_site) = v;
 #else
-    m_s.data()[k] = v;
+    m_s.impl_data()[k] = v;
 #endif
   }
 
@@ -312,7 +312,7 @@ class HaloTile {
     const bool empty = nx_ <= 0 || ny_ <= 0 || nz_ <= 0;
     for (int z = 0; z < wz; ++z)
       for (int y = 0; y < wy; ++y) {
-        T* __restrict__ dst = m_s.data() + (z * wy + y) * pitch;
+        T* __restrict__ dst = m_s.impl_data() + (z * wy + y) * pitch;
         int gy = gy0 + y, gz = gz0 + z;
         const bool row_in = gy >= 0 && gy < ny_ && gz >= 0 && gz < nz_;
         if (!row_in || empty) {

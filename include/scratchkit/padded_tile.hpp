@@ -30,7 +30,7 @@ class PaddedTile {
 
   template <class BlockT>
   KOKKOS_INLINE_FUNCTION explicit PaddedTile(const BlockT& block) : m_s(block) {
-    SCRATCHKIT_SCRATCH_PADDED(T, m_s.data(), Rows, Cols, Pad);
+    SCRATCHKIT_SCRATCH_PADDED(T, m_s.impl_data(), Rows, Cols, Pad);
   }
 
   KOKKOS_INLINE_FUNCTION detail::scratch_ref_t<T> operator()(detail::scratch_int_index ri, int c) const {
@@ -38,9 +38,9 @@ class PaddedTile {
     SCRATCHKIT_BOUNDS_CHECK(r >= 0 && r < Rows && c >= 0 && c < Cols,
                             "scratchkit: PaddedTile index out of bounds");
 #if SCRATCHKIT_SCRATCH_CHECK_HOOKS
-    return detail::scratch_element(m_s.data() + r * pitch + c, detail::index_site(ri));
+    return detail::scratch_element(m_s.impl_data() + r * pitch + c, detail::index_site(ri));
 #else
-    return m_s.data()[r * pitch + c];
+    return m_s.impl_data()[r * pitch + c];
 #endif
   }
   KOKKOS_INLINE_FUNCTION T* data() const { return m_s.data(); }

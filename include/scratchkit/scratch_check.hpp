@@ -18,6 +18,14 @@ inline constexpr bool scratch_check_compiled = true;
 #else
 inline constexpr bool scratch_check_compiled = false;
 #endif
+/// True when the checker also sees loads and stores through raw pointers into scratch (`data()`,
+/// `&s[i]`, memcpy, Kokkos atomics) by trapping them: Linux on x86-64 (docs/checker.md, "Raw pointers").
+#if defined(SCRATCHKIT_ENABLE_SCRATCH_CHECK) && defined(__linux__) && defined(__x86_64__) && \
+    !defined(SCRATCHKIT_NO_SCRATCH_TRAP)
+inline constexpr bool scratch_check_raw_pointers = true;
+#else
+inline constexpr bool scratch_check_raw_pointers = false;
+#endif
 
 /// A load or a store of scratch, as Nsight Compute splits its counters (op_ld, op_st).
 enum class ScratchOp { load = 0, store = 1 };
@@ -46,6 +54,7 @@ struct ScratchSite {
   int column       = 0;
   std::string str() const {
     if (!file) return "?";
+    if (line <= 0) return file;  // a raw-pointer access: the instruction, "raw pointer access at <module>+0x<offset>"
     std::string s = std::string(file) + ":" + std::to_string(line);
     return column > 0 ? s + ":" + std::to_string(column) : s;
   }
@@ -87,7 +96,9 @@ struct ScratchCheckReport {
   long long phases   = 0;             ///< phases (code between two sync_threads), summed over blocks
   long long accesses = 0;             ///< scratch accesses through operator[] / operator() (a `+=` is two)
   long long atomics  = 0;             ///< of which atomic updates (scratchkit::atomic_*; not in the bank tables)
-  long long untracked_write_bytes = 0;  ///< bytes stored through raw pointers (data(), &s[i]): checked for races, not banks
+  long long untracked_write_bytes = 0;  ///< bytes stored through raw pointers seen by comparing bytes (where they do not trap)
+  long long raw_accesses = 0;  ///< loads, stores and atomics through raw pointers, trapped (scratch_check_raw_pointers):
+                               ///< one per element an instruction touches; checked for races, not banks
   long long races    = 0;             ///< elements written by one thread and accessed by another in one phase
   long long uninitialised_reads = 0;  ///< elements read before any thread of their block wrote them: one per element
   long long misuses  = 0;             ///< sync_threads inside threads(), a partial barrier, another thread's PerThread
@@ -246,6 +257,9 @@ inline std::string ScratchCheckReport::str() const {
   count("phases", phases, "code between two sync_threads, summed over blocks");
   count("accesses", accesses, "scratch loads and stores seen through s[i] (a += is two), atomics included");
   if (atomics) count("atomics", atomics, "of which scratchkit::atomic_* updates (not in the bank tables)");
+  if (raw_accesses)
+    count("raw-pointer accesses", raw_accesses,
+          "loads, stores and atomics through data(), &s[i], memcpy (per element; not in the bank tables)");
   if (untracked_write_bytes)
     count("raw-pointer bytes", untracked_write_bytes,
           "bytes stored through data() or &s[i], seen by comparing bytes; loads through them are not seen");

@@ -74,9 +74,18 @@ class SharedArray {
     return m_data[i];
 #endif
   }
+#if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+  // In a checked block, raw pointers that trap where they are used (detail/scratch_trap.hpp).
+  KOKKOS_INLINE_FUNCTION T* data() const { return detail::scheck::raw_view(m_data); }
+  KOKKOS_INLINE_FUNCTION T* begin() const { return detail::scheck::raw_view(m_data); }
+  KOKKOS_INLINE_FUNCTION T* end() const { return detail::scheck::raw_view(m_data + N); }
+#else
   KOKKOS_INLINE_FUNCTION T* data() const { return m_data; }
   KOKKOS_INLINE_FUNCTION T* begin() const { return m_data; }
   KOKKOS_INLINE_FUNCTION T* end() const { return m_data + N; }
+#endif
+  /// The storage for the layer's own element access (data() under the checker hands out a trapping view).
+  KOKKOS_INLINE_FUNCTION T* impl_data() const { return m_data; }
 
   /// The array's elements [offset, offset + E0 * E1 * ...) seen as a row-major E0 x E1 x ...
   /// array (last index fastest): CUDA's `double (*s)[D][Q] = (double (*)[D][Q]) buf;`, with
@@ -180,9 +189,9 @@ class SharedShape {
     const std::size_t k =
         m_offset + static_cast<std::size_t>(linear<0, Extents...>(0, detail::index_value(i0), static_cast<int>(i)...));
 #if SCRATCHKIT_SCRATCH_CHECK_HOOKS
-    return detail::scratch_element(m_array.data() + k, detail::index_site(i0));
+    return detail::scratch_element(m_array.impl_data() + k, detail::index_site(i0));
 #else
-    return m_array.data()[k];
+    return m_array.impl_data()[k];
 #endif
   }
 

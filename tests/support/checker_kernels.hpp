@@ -325,7 +325,7 @@ struct CheckerKernels {
     return rep;
   }
   /// 64 threads store through q = s.data() and read q[63 - t] with no barrier: a race on every
-  /// element (racecheck: 0 .. 63); the checker does not see loads through raw pointers.
+  /// element (racecheck: 0 .. 63); the checker sees them where raw pointers trap (scratch_check_raw_pointers).
   static ScratchCheckReport raw_pointer_race(bool print) {
     using S = SharedArray<float, 64>;
     auto in = input<float>(64, false);

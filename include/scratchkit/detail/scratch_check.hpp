@@ -14,6 +14,8 @@
 #endif
 
 #if SCRATCHKIT_SCRATCH_CHECK_HOOKS
+#include <scratchkit/detail/scratch_trap.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -86,6 +88,14 @@ class LaunchCheck {
   std::set<std::string> m_keys;
 };
 
+/// A name that outlives the host thread that made it (a finding's site keeps the pointer).
+inline const char* intern(const std::string& name) {
+  static std::mutex m;
+  static auto* names = new std::unordered_set<std::string>();  // never freed: a report may outlive statics
+  std::lock_guard<std::mutex> lock(m);
+  return names->insert(name).first->c_str();
+}
+
 /// What a hooked access does (the proxy of scratch_ref.hpp knows; a `T&` access does not: unknown).
 /// load_kept: a load by an element whose store may follow (std::swap): recorded with it.
 enum class Op : unsigned char { load, store, rmw, atomic, address, unknown, load_kept };
@@ -95,7 +105,14 @@ enum class Op : unsigned char { load, store, rmw, atomic, address, unknown, load
 class Recorder {
  public:
   // -- block -------------------------------------------------------------
-  void begin_block(LaunchCheck* lc, char* base, std::size_t bytes, int bx, int by, int bz, int tx, int ty) {
+  /// Returns the scratch the block is to use: where raw-pointer accesses trap (scratch_trap.hpp),
+  /// the read-write view of memory mapped twice, whose inaccessible view `raw_view` hands out; else `base`.
+  char* begin_block(LaunchCheck* lc, char* base, std::size_t bytes, int bx, int by, int bz, int tx, int ty) {
+    m_prot = nullptr;
+#if SCRATCHKIT_SCRATCH_TRAP
+    char* rw = nullptr;
+    if (char* prot = trap::arm(bytes, &rw, &Recorder::raw_sink, this)) m_prot = prot, base = rw;
+#endif
     m_launch = lc;
     m_warp   = lc->warp();
     m_base   = base;
@@ -116,12 +133,26 @@ class Recorder {
     m_misuse_seen.clear();
     m_blocks_local = 1;
     m_phases_local = 0;
+    m_raw_load.size = 0;
     begin_phase();
+    return m_base;
   }
   void end_block() {
+    flush_raw();
+#if SCRATCHKIT_SCRATCH_TRAP
+    if (m_prot) trap::disarm();
+#endif
     end_phase();
     flush();
     m_launch = nullptr;
+  }
+  /// The address `data()` and `&s[i]` hand out for the block's `p`: in the inaccessible view, where
+  /// accesses trap and are recorded; `p` itself where they do not trap.
+  template <class T>
+  T* raw_view(T* p) const {
+    const char* c = reinterpret_cast<const char*>(p);
+    if (!m_prot || c < m_base || c > m_base + m_bytes) return p;  // one past the end: end()
+    return reinterpret_cast<T*>(m_prot + (c - m_base));
   }
 
   // -- arrays --------------------------------------------------------------
@@ -177,6 +208,7 @@ class Recorder {
     m_addressed.clear();
   }
   void end_thread() {
+    flush_raw();
     resolve();
     diff_region();
     m_rank = -1;
@@ -184,6 +216,7 @@ class Recorder {
   /// An access whose kind the hook knows (the proxy of scratch_ref.hpp, the library's atomics).
   /// The proxy's own open access (its construction) becomes this one.
   void access(const void* p, std::size_t n, Op op, const ScratchSite& where) {
+    flush_raw();
     const std::size_t off = offset_of(p);
     if (off == npos || off + n > m_bytes || n > 16) return;
     const int site = site_id(where);
@@ -211,6 +244,7 @@ class Recorder {
   /// An element taken (`s[i]`: the proxy's construction, or a `T&` of class type): a load, or a
   /// store if its bytes differ at the thread's next access, unless the proxy says what it does first.
   void open(const void* p, std::size_t n, const ScratchSite& where) {
+    flush_raw();
     const std::size_t off = offset_of(p);
     if (off == npos || off + n > m_bytes || n > 16) return;
     const int site = site_id(where);
@@ -248,6 +282,7 @@ class Recorder {
   /// sync_threads. From the kernel body: the end of a phase. From inside threads(...): one
   /// logical thread at the barrier, which orders nothing on a host (a finding at the phase's end).
   void sync() {
+    flush_raw();
     if (m_rank >= 0) {
       if (m_inner.empty()) m_inner_site = m_last_site, m_inner_first = m_rank;
       ++m_inner[m_rank];
@@ -257,7 +292,45 @@ class Recorder {
     begin_phase();
   }
   /// sync_warp: lanes of one warp see each other's earlier accesses.
-  void sync_warp() { ++m_wsync; }
+  void sync_warp() {
+    flush_raw();
+    ++m_wsync;
+  }
+
+#if SCRATCHKIT_SCRATCH_TRAP
+  static void raw_sink(void* self, const trap::RawAccess& a) { static_cast<Recorder*>(self)->raw(a); }
+  /// An access through a raw pointer, reported by the fault handler (scratch_trap.hpp): recorded
+  /// as the proxy's are, element by element, with the instruction (or the `&s[i]` it came from) as site.
+  void raw(const trap::RawAccess& a) {
+    if (!m_prot || a.addr < m_prot) return;
+    std::size_t off = static_cast<std::size_t>(a.addr - m_prot);
+    if (off >= m_bytes) return;
+    std::size_t n = a.size;
+    if (n == 0) {  // not decoded: the element at the address
+      const int ar = array_of(off);
+      n = ar < 0 ? 1 : m_arrays[ar].elem, off = element_start(off);
+    }
+    if (off + n > m_bytes) n = m_bytes - off;
+    const int site = raw_site(a.pc, off);
+    if (m_rank < 0) {
+      body_access(off, site);
+      return;
+    }
+    resolve();
+    // A plain load may be the first half of an atomic update's compare-and-swap loop (Kokkos'
+    // floating-point atomics): kept until the next access shows which.
+    if (a.kind == trap::RawAccess::load) {
+      flush_raw();
+      m_raw_load = RawLoad{off, n, site};
+      return;
+    }
+    if (a.kind == trap::RawAccess::atomic && m_raw_load.size && m_raw_load.off == off && m_raw_load.size == n)
+      m_raw_load.size = 0;
+    flush_raw();
+    const Op op = a.kind == trap::RawAccess::atomic ? Op::atomic : a.kind == trap::RawAccess::rmw ? Op::rmw : Op::store;
+    raw_record(off, n, op, site);
+  }
+#endif
 
  private:
   static constexpr unsigned char poison = 0xA5;
@@ -312,6 +385,7 @@ class Recorder {
 
   std::size_t offset_of(const void* p) const {
     const char* c = static_cast<const char*>(p);
+    if (m_prot && c >= m_prot && c < m_prot + m_bytes) return static_cast<std::size_t>(c - m_prot);
     if (c < m_base || c >= m_base + m_bytes) return npos;
     return static_cast<std::size_t>(c - m_base);
   }
@@ -520,13 +594,14 @@ class Recorder {
       }
     }
   }
-  void record(std::size_t off, std::size_t n, Op op, int site) {
+  // raw: through a raw pointer (trapped): counted apart, and not in the bank tables.
+  void record(std::size_t off, std::size_t n, Op op, int site, bool raw = false) {
     const int t = m_rank;
     if (site) m_last_site = site;
-    ++m_accesses_local;
+    ++(raw ? m_raw_local : m_accesses_local);
     if (op == Op::atomic) {
       // Atomics do not race with each other; they read what they update, and initialise it.
-      ++m_atomics_local;
+      if (!raw) ++m_atomics_local;
       check_init(off, n, t, site, true);
       for (std::size_t i = off; i < off + n; ++i) atomic_byte(i, t, site), stored(i);
       return;
@@ -534,15 +609,53 @@ class Recorder {
     const int occ = m_occ[(std::uint64_t(std::uint32_t(site)) << 32) | std::uint32_t(t)]++;
     const int a   = array_of(off);
     if (op == Op::load || op == Op::rmw) {
-      m_accesses.push_back(Access{t, site, occ, static_cast<std::uint32_t>(off), static_cast<std::uint8_t>(n), false, a});
+      if (!raw)
+        m_accesses.push_back(Access{t, site, occ, static_cast<std::uint32_t>(off), static_cast<std::uint8_t>(n), false, a});
       check_init(off, n, t, site, false);
       for (std::size_t i = off; i < off + n; ++i) read_byte(i, t, site);
     }
     if (op == Op::store || op == Op::rmw) {
-      if (op == Op::rmw) ++m_accesses_local;  // a load and a store, as the GPU issues them
-      m_accesses.push_back(Access{t, site, occ, static_cast<std::uint32_t>(off), static_cast<std::uint8_t>(n), true, a});
+      if (op == Op::rmw) ++(raw ? m_raw_local : m_accesses_local);  // a load and a store, as the GPU issues them
+      if (!raw)
+        m_accesses.push_back(Access{t, site, occ, static_cast<std::uint32_t>(off), static_cast<std::uint8_t>(n), true, a});
       for (std::size_t i = off; i < off + n; ++i) write_byte(i, t, site, 0), stored(i);
     }
+  }
+  // A raw access of n bytes at off: one record per element it covers, so that each element has its findings.
+  void raw_record(std::size_t off, std::size_t n, Op op, int site) {
+    const std::size_t end = off + n;
+    while (off < end) {
+      const int ar = array_of(off);
+      std::size_t stop = end;
+      if (ar >= 0) stop = std::min(end, element_start(off) + m_arrays[ar].elem);
+      else if (stop > off + 16) stop = off + 16;
+      record(off, stop - off, op, site, true);
+      off = stop;
+    }
+  }
+  // The raw load kept by raw(): a load after all.
+  void flush_raw() {
+    if (m_raw_load.size == 0) return;
+    const RawLoad l = m_raw_load;
+    m_raw_load.size = 0;
+    raw_record(l.off, l.size, Op::load, l.site);
+  }
+  // The site of a raw access: the `&s[i]` the thread took the element's address at, else the instruction.
+  int raw_site(const void* pc, std::size_t off) {
+    for (const Addressed& ad : m_addressed)
+      if (off >= ad.off && off < ad.off + ad.size) return ad.site;
+#if SCRATCHKIT_SCRATCH_TRAP
+    auto it = m_pc_sites.find(pc);
+    if (it != m_pc_sites.end()) return it->second;
+    char name[256];
+    trap::describe(pc, name, sizeof name);
+    const int id = site_id(ScratchSite{intern(std::string("raw pointer access at ") + name), 0, 0});
+    m_pc_sites.emplace(pc, id);
+    return id;
+#else
+    (void)pc;
+    return 0;
+#endif
   }
   void stored(std::size_t i) {
     Byte& b = m_shadow[i];
@@ -669,6 +782,7 @@ class Recorder {
     r.accesses += m_accesses_local;
     r.atomics += m_atomics_local;
     r.untracked_write_bytes += m_untracked_local;
+    r.raw_accesses += m_raw_local;
     r.races += m_races;
     // One uninitialised read per element in the launch: its first reader, in the first block that read it.
     for (auto& f : m_uninit_findings) {
@@ -698,11 +812,18 @@ class Recorder {
     }
     m_stats.clear();
     m_findings.clear();
-    m_races = m_uninit = m_accesses_local = m_untracked_local = m_atomics_local = 0;
+    m_races = m_uninit = m_accesses_local = m_untracked_local = m_atomics_local = m_raw_local = 0;
   }
 
+  struct RawLoad {
+    std::size_t off = 0, size = 0;
+    int site = 0;
+  };
   LaunchCheck* m_launch = nullptr;
-  char* m_base          = nullptr;
+  char* m_base          = nullptr;  // the block's scratch, as the checker reads and writes it
+  char* m_prot          = nullptr;  // its inaccessible view, where raw-pointer accesses trap (or none)
+  RawLoad m_raw_load;
+  std::unordered_map<const void*, int> m_pc_sites;  // instruction -> site of its raw accesses
   std::size_t m_bytes   = 0;
   int m_bidx[3] = {0, 0, 0}, m_bdim[2] = {1, 1};
   int m_rank = -1, m_phase = 0, m_statics = 0, m_wsync = 0;
@@ -728,7 +849,7 @@ class Recorder {
   std::vector<std::pair<int, ScratchFinding>> m_misuse_findings;  // (kind, finding): one per kind and site a launch
   std::vector<ScratchFinding> m_uninit_findings;  // one per element a launch (flush)  // (kind, finding): one per kind and site a launch
   long long m_races = 0, m_uninit = 0, m_accesses_local = 0, m_untracked_local = 0,
-            m_atomics_local = 0;
+            m_atomics_local = 0, m_raw_local = 0;
   long long m_blocks_local = 0, m_phases_local = 0;
 };
 
@@ -750,12 +871,14 @@ inline Recorder& recorder() {
 /// Records one block while it lives (BlockFunctor, on host backends).
 class BlockRun {
  public:
-  BlockRun(LaunchCheck* lc, char* base, std::size_t bytes, int bx, int by, int bz, int tx, int ty) {
+  BlockRun(LaunchCheck* lc, char* base, std::size_t bytes, int bx, int by, int bz, int tx, int ty) : m_scratch(base) {
     if (!lc) return;
     m_on = true;
-    recorder().begin_block(lc, base, bytes, bx, by, bz, tx, ty);
+    m_scratch = recorder().begin_block(lc, base, bytes, bx, by, bz, tx, ty);
     active = &recorder();
   }
+  /// The scratch the block runs on (scratch_trap.hpp's inaccessible view, where raw pointers are seen).
+  char* scratch() const { return m_scratch; }
   ~BlockRun() {
     if (!m_on) return;
     active = nullptr;
@@ -765,6 +888,7 @@ class BlockRun {
   BlockRun& operator=(const BlockRun&) = delete;
 
  private:
+  char* m_scratch;
   bool m_on = false;
 };
 
@@ -797,6 +921,15 @@ inline void sync() {
 }
 inline void sync_warp() {
   if (__builtin_expect(recording(), 0)) sync_warp_slow();
+}
+/// A raw pointer into the recorded block's scratch, as `data()` and `&s[i]` hand it out (Recorder::raw_view).
+template <class T>
+SCRATCHKIT_SCHECK_COLD T* raw_view_slow(T* p) {
+  return active ? active->raw_view(p) : p;
+}
+template <class T>
+inline T* raw_view(T* p) {
+  return __builtin_expect(recording(), 0) ? raw_view_slow(p) : p;
 }
 inline void atomic(const void* p) {
   if (active) active->atomic(p);

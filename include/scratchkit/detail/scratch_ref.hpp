@@ -198,9 +198,13 @@ class ScratchRef {
     rmw([](T& x) { --x; });
     return old;
   }
-  /// &s[i]: the raw address; stores through it are seen where they change bytes.
+  /// &s[i]: the raw address; in a recorded block, where accesses through it trap (scratch_trap.hpp),
+  /// or else are stores seen where they change bytes; both named after this site.
   T* operator&() && {
-    hook(m_p, scheck::Op::address, m_site);
+    if (__builtin_expect(m_on, 0)) {
+      scheck::access_slow(m_p, n, scheck::Op::address, m_site);
+      return scheck::raw_view_slow(m_p);
+    }
     return m_p;
   }
 

@@ -141,13 +141,22 @@ struct BlockFunctor {
   void* m_check = nullptr;
 #endif
 
-  KOKKOS_INLINE_FUNCTION void run(const block_type& b, char* base) const {
+  /// Block `r` on `team` with its scratch at `base`.
+  KOKKOS_INLINE_FUNCTION void run(const member_type& team, char* base, int r) const {
 #if SCRATCHKIT_SCRATCH_CHECK_HOOKS
-    const scheck::BlockRun record(static_cast<scheck::LaunchCheck*>(m_check), base,
-                                  m_geo.dynamic_begin + m_geo.dynamic_bytes, b.block_idx().x, b.block_idx().y,
-                                  b.block_idx().z, m_geo.block.x, m_geo.block.y);
+    if (m_check) {
+      // A checked block runs on the scratch the checker gives it, where raw pointers are seen.
+      const block_type at(team, m_geo, base, r);
+      const scheck::BlockRun record(static_cast<scheck::LaunchCheck*>(m_check), base,
+                                    m_geo.dynamic_begin + m_geo.dynamic_bytes, at.block_idx().x, at.block_idx().y,
+                                    at.block_idx().z, m_geo.block.x, m_geo.block.y);
+      run_block(block_type(team, m_geo, record.scratch(), r));
+      return;
+    }
 #endif
-    (void)base;
+    run_block(block_type(team, m_geo, base, r));
+  }
+  KOKKOS_INLINE_FUNCTION void run_block(const block_type& b) const {
     if constexpr (block_type::is_gpu) {
       m_f(b);
     } else {
@@ -181,7 +190,7 @@ struct BlockFunctor {
         // (docs/performance.md, "Several blocks per team").
         std::size_t at = 0;
         for (int r = first; r < last; r += step) {
-          run(block_type(team, m_geo, assume_aligned<base_alignment>(base + at), r), base + at);
+          run(team, assume_aligned<base_alignment>(base + at), r);
           at = at == 0 ? m_stride : 0;
         }
       } else {
@@ -189,11 +198,11 @@ struct BlockFunctor {
           // The previous block's last phase may still read the scratch the
           // next one's first phase writes.
           if (r != first) team.team_barrier();
-          run(block_type(team, m_geo, base, r), base);
+          run(team, base, r);
         }
       }
     } else {
-      run(block_type(team, m_geo, base, team.league_rank()), base);
+      run(team, base, team.league_rank());
     }
   }
 };

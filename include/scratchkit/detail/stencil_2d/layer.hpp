@@ -60,6 +60,8 @@ void stencil_2d_tile(const ExecSpace& exec, const InView& in, const WView& w, co
     tile.load(b, in, o, bc);
     sync_threads(b);
     const Dim3 box = tile.in_grid_box();
+    // Unrolled as the twin's: each thread's rows are independent sums (nvcc keeps radius 2 rolled otherwise).
+    SCRATCHKIT_UNROLL
     for (int r = 0; r < P::rows; ++r) {
       const int y0 = r * P::threads_y, ny = box.y - y0 < 0 ? 0 : box.y - y0 < P::threads_y ? box.y - y0 : P::threads_y;
       b.threads(Dim3(box.x, ny, 1), [&](const Thread& t) {

@@ -174,13 +174,13 @@ class HaloTile {
   /// loop over the tile's points, consecutive threads on consecutive elements of the View's
   /// unit-stride axis (coalesced), without a test in blocks whose halo lies inside the grid.
   /// When the block's thread count is known at compile time (a BlockShape, or a block of the
-  /// tile's NX x NY x NZ threads) each thread's loads are unrolled and issued before its stores,
-  /// with 32-bit offsets (Views of fewer than 2^31 elements); an interior block whose rows start on
-  /// 16-byte boundaries (unit-stride x, NX, the origin's x, the row strides and the x extent whole
-  /// 16-byte vectors, 4- and 8-byte arithmetic types) loads its rows as 16-byte vectors, one a
-  /// thread, when they fit the block's threads. Host blocks of one member: row copies, a
-  /// unit-stride loop without tests where the tile's x is the View's unit-stride axis;
-  /// the grid's edges clamp each row's range and fill the rest as `boundary` says.
+  /// tile's NX x NY x NZ threads; a thread's points in 64 bytes) each thread's loads are unrolled
+  /// and issued before its stores, with 32-bit offsets (Views of fewer than 2^31 elements); an
+  /// interior block whose rows start on 16-byte boundaries (unit-stride x, NX, the origin's x, the
+  /// row strides and the x extent whole 16-byte vectors, 4- and 8-byte arithmetic types) loads
+  /// its rows as 16-byte vectors, one a thread, when they fit the block's threads. Host blocks of
+  /// one member: row copies, a unit-stride loop without tests where the tile's x is the View's
+  /// unit-stride axis; the grid's edges clamp each row's range and fill the rest as `boundary` says.
   /// Under the scratch checker each element is recorded as stored by the thread a GPU uses.
   template <class BlockT, class View>
   KOKKOS_INLINE_FUNCTION void load(const BlockT& b, const View& view, detail::BoundaryArg boundary,
@@ -301,9 +301,11 @@ class HaloTile {
     // unrolls each thread's loads and issues them all before its stores.
     if (src.small) {
       if constexpr (BlockT::static_shape) {
-        counted<Lead, XUnit, BlockT::static_threads>(b, src, bc);
-        return;
-      } else {
+        if constexpr (held_fits<BlockT::static_threads>()) {
+          counted<Lead, XUnit, BlockT::static_threads>(b, src, bc);
+          return;
+        }
+      } else if constexpr (held_fits<NX * NY * NZ>()) {
         if (b.num_threads() == NX * NY * NZ) {
           counted<Lead, XUnit, NX * NY * NZ>(b, src, bc);
           return;
@@ -332,6 +334,12 @@ class HaloTile {
     });
   }
 
+  // Whether the values a thread of NT holds between its loads and its stores fit 64 bytes (registers, not
+  // local memory); larger tiles a thread take the run-time loop.
+  template <int NT>
+  KOKKOS_INLINE_FUNCTION static constexpr bool held_fits() {
+    return (points + NT - 1) / NT * sizeof(T) <= 64;
+  }
   // Tile point i of the box walked with axis Lead fastest: its (x, y, z) (divisions by constants).
   template <int Lead>
   KOKKOS_FORCEINLINE_FUNCTION static void point_of(int i, int& x, int& y, int& z) {

@@ -7,7 +7,8 @@
 //   user_stencil_2d_5pt, user_stencil_3d_7pt              2-D and 3-D blocks with a halo tile in scratch,
 //                                                         written as a CUDA user writes them, both layouts;
 //                                                         the 2-D one also written with a CPU in mind (_interior);
-//                                                         both with the HaloTile primitive (halo_tile_primitive_*)
+//                                                         both with the HaloTile primitive (halo_tile_primitive_*);
+//                                                         on CUDA their twins (native, perf/twins/), checked bit for bit
 //   heat3d                                                examples/heat3d's time loop (the library's
 //                                                         stencil_3d_7pt at its default variant), 10 steps;
 //                                                         two plain rows: MDRangePolicy, RangePolicy over planes
@@ -20,6 +21,7 @@
 #include <scratchkit/scratchkit.hpp>
 
 #include "../examples/tutorial/common.hpp"
+#include "twins/user_stencils.hpp"
 
 // The tutorial's kernel files, each in a namespace of its own (their helpers share names), main
 // renamed; parts 0 and 3 of this file the user 3-D stencil (float, double), part 1 the tutorial's SGEMM
@@ -40,6 +42,7 @@ namespace tut_scan {
 #undef main
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -64,6 +67,15 @@ KOKKOS_INLINE_FUNCTION decltype(auto) at2(const View& v, int y, int x) {
     return v(y, x);
   else
     return v(x, y);
+}
+
+/// Whether two device Views hold the same bits (the layer's rows against their CUDA twin's).
+template <class View>
+bool same_bits(const View& a, const View& b) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  return ha.span() == hb.span() &&
+         std::memcmp(ha.data(), hb.data(), ha.span() * sizeof(typename View::non_const_value_type)) == 0;
 }
 
 #if SCRATCHKIT_BENCH_PART == 0 || SCRATCHKIT_BENCH_PART == 3
@@ -153,7 +165,7 @@ void user_stencil_3d_halo(const View& in, const View& out, T c0, T c1) {
 }
 
 template <class T, class Layout>
-void add_user_3d(std::vector<Case>& cases, int n) {
+void add_user_3d(std::vector<Case>& cases, int n, bool native) {
   using D                = Kokkos::View<T***, Layout, Mem>;
   struct Data {
     D in, out;
@@ -202,6 +214,31 @@ void add_user_3d(std::vector<Case>& cases, int n) {
   };
   cases.push_back(kh);
 
+#if SCRATCHKIT_HAS_NATIVE_CUDA && defined(KOKKOS_ENABLE_CUDA)
+  if (native) {  // the CUDA twin; its check: the reference, then both layer loads bit for bit
+    Case kn    = k;
+    kn.backend = "native";
+    kn.run     = [data, n, c0, c1] {
+      auto d       = data();
+      const bool r = plain::right_v<D>;
+      native::cuda::bench::user_stencil_3d_7pt(d->in.data(), d->out.data(), n, static_cast<int>(d->in.stride(1)),
+                                               static_cast<int>(d->in.stride(r ? 0 : 2)), c0, c1,
+                                               Exec().cuda_stream());
+    };
+    kn.check = [data, check, c0, c1] {
+      if (!check()) return false;
+      auto d = data();
+      D twin(Kokkos::view_alloc(Kokkos::WithoutInitializing, "user3d::twin"), d->out.layout());
+      Kokkos::deep_copy(twin, d->out);
+      user_stencil_3d<T, false>(d->in, d->out, c0, c1);
+      const bool loop = same_bits(d->out, twin);
+      user_stencil_3d_halo<T>(d->in, d->out, c0, c1);
+      return loop && same_bits(d->out, twin);
+    };
+    cases.push_back(kn);
+  }
+#endif
+  (void)native;
   add_with_plain(cases, k, "mdrange", [data, c0, c1] {
     auto d = data();
     plain::stencil_3d_7pt(Exec(), d->in, d->out, c0, c1);
@@ -377,7 +414,7 @@ int user_2d_size(const Config& c) { return host_full(c) ? 4096 : c.full ? 16384 
 /// Rows of the 2-D stencil: `tutorial` runs examples/tutorial's own stencil2d_layer (float,
 /// LayoutRight), otherwise user_stencil_2d.
 template <class T, class Layout>
-void add_user_2d(std::vector<Case>& cases, int n, bool tutorial) {
+void add_user_2d(std::vector<Case>& cases, int n, bool tutorial, bool native) {
   using V = Kokkos::View<T**, Layout, Mem>;
   struct Data {
     V in, out;
@@ -448,7 +485,31 @@ void add_user_2d(std::vector<Case>& cases, int n, bool tutorial) {
       user_stencil_2d_halo<T>(d->in, d->w, d->out);
     };
     cases.push_back(kh);
+#if SCRATCHKIT_HAS_NATIVE_CUDA && defined(KOKKOS_ENABLE_CUDA)
+    if (native) {  // the CUDA twin; its check: the reference, then both layer loads bit for bit
+      Case kn    = k;
+      kn.backend = "native";
+      kn.run     = [data, n] {
+        auto d = data();
+        native::cuda::bench::user_stencil_2d_5pt(d->in.data(), d->w.data(), d->out.data(), n, n,
+                                                 static_cast<int>(d->in.stride(plain::right_v<V> ? 0 : 1)),
+                                                 Exec().cuda_stream());
+      };
+      kn.check = [data, check] {
+        if (!check()) return false;
+        auto d = data();
+        V twin(Kokkos::view_alloc(Kokkos::WithoutInitializing, "user2d::twin"), d->out.layout());
+        Kokkos::deep_copy(twin, d->out);
+        user_stencil_2d<T, false>(d->in, d->w, d->out);
+        const bool loop = same_bits(d->out, twin);
+        user_stencil_2d_halo<T>(d->in, d->w, d->out);
+        return loop && same_bits(d->out, twin);
+      };
+      cases.push_back(kn);
+    }
+#endif
   }
+  (void)native;
   add_with_plain(cases, k, "range_rows", [data] {
     auto d = data();
     plain_stencil_2d<T>(d->in, d->w, d->out);
@@ -701,17 +762,17 @@ int user_3d_size(const Config& c) { return host_full(c) ? 256 : c.full ? 512 : 6
 }  // namespace
 void add_user_cases(const Config& c, std::vector<Case>& cases) {
   const int n3 = user_3d_size(c);
-  add_user_3d<float, Kokkos::LayoutRight>(cases, n3);
-  add_user_3d<float, Kokkos::LayoutLeft>(cases, n3);
+  add_user_3d<float, Kokkos::LayoutRight>(cases, n3, c.native);
+  add_user_3d<float, Kokkos::LayoutLeft>(cases, n3, c.native);
   add_user_3d_double_cases(c, cases, n3);
   add_user_2d_cases(c, cases);
   add_user_2d_double_cases(c, cases);
   add_tutorial_cases(c, cases);
 }
 #elif SCRATCHKIT_BENCH_PART == 3
-void add_user_3d_double_cases(const Config&, std::vector<Case>& cases, int n3) {
-  add_user_3d<double, Kokkos::LayoutRight>(cases, n3);
-  add_user_3d<double, Kokkos::LayoutLeft>(cases, n3);
+void add_user_3d_double_cases(const Config& c, std::vector<Case>& cases, int n3) {
+  add_user_3d<double, Kokkos::LayoutRight>(cases, n3, c.native);
+  add_user_3d<double, Kokkos::LayoutLeft>(cases, n3, c.native);
 }
 #elif SCRATCHKIT_BENCH_PART == 1
 void add_tutorial_cases(const Config& c, std::vector<Case>& cases) {
@@ -723,15 +784,15 @@ void add_tutorial_cases(const Config& c, std::vector<Case>& cases) {
 #elif SCRATCHKIT_BENCH_PART == 2
 void add_user_2d_cases(const Config& c, std::vector<Case>& cases) {
   const int n2 = user_2d_size(c);
-  add_user_2d<float, Kokkos::LayoutRight>(cases, n2, true);
-  add_user_2d<float, Kokkos::LayoutRight>(cases, n2, false);
-  add_user_2d<float, Kokkos::LayoutLeft>(cases, n2, false);
+  add_user_2d<float, Kokkos::LayoutRight>(cases, n2, true, false);
+  add_user_2d<float, Kokkos::LayoutRight>(cases, n2, false, c.native);
+  add_user_2d<float, Kokkos::LayoutLeft>(cases, n2, false, c.native);
 }
 #else
 void add_user_2d_double_cases(const Config& c, std::vector<Case>& cases) {
   const int n2 = user_2d_size(c);
-  add_user_2d<double, Kokkos::LayoutRight>(cases, n2, false);
-  add_user_2d<double, Kokkos::LayoutLeft>(cases, n2, false);
+  add_user_2d<double, Kokkos::LayoutRight>(cases, n2, false, c.native);
+  add_user_2d<double, Kokkos::LayoutLeft>(cases, n2, false, c.native);
 }
 #endif
 

@@ -5,11 +5,13 @@
 #include <scratchkit/block.hpp>
 #include <scratchkit/boundary.hpp>  // Boundary: what load writes outside the grid
 #include <scratchkit/shared_array.hpp>
+#include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/scratch_ref.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace scratchkit {
@@ -25,14 +27,16 @@ namespace detail {
 template <class T>
 struct HaloSource {
   const T* p;
-  long s[3];  ///< strides of the tile's x, y, z, in elements
-  int n[3];   ///< the grid's extents along them
+  long s[3];   ///< strides of the tile's x, y, z, in elements
+  int n[3];    ///< the grid's extents along them
+  bool small;  ///< the View spans fewer than 2^31 elements: offsets in int
 };
 
 template <int Rank, class View>
 KOKKOS_INLINE_FUNCTION HaloSource<typename View::non_const_value_type> halo_source(const View& v, HaloAxes axes) {
   static_assert(static_cast<int>(View::rank) == Rank, "HaloTile::load: the View's rank must be the tile's (2 or 3)");
-  HaloSource<typename View::non_const_value_type> src{v.data(), {0, 0, 0}, {1, 1, 1}};
+  HaloSource<typename View::non_const_value_type> src{v.data(), {0, 0, 0}, {1, 1, 1},
+                                                      static_cast<std::size_t>(v.span()) < (std::size_t(1) << 31)};
   for (int d = 0; d < Rank; ++d) {  // view index d is tile axis Rank - 1 - d (as_indexed) or d (reversed)
     const int a = axes == HaloAxes::reversed ? d : Rank - 1 - d;
     src.s[a]    = static_cast<long>(v.stride(d));
@@ -102,8 +106,10 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr Boundary boundary_value(Boundary b) { retu
 /// radius 1: a block 32 wide reads one tile row a warp request, conflict-free for any Pad. A
 /// block 16 wide (16 x 16) reads two rows a request: with Pad = 0 (rows 18 apart) every read
 /// request is 2-way (640 conflicts in 640 requests over 16 blocks of a 5-point stencil); with
-/// Pad = 30 (48 apart, 16 mod 32) none, but then the load's stores, 32 consecutive tile points
-/// a request, cross a 30-word gap: 160 2-way stores in 176 (none with Pad = 0).
+/// Pad = 30 (48 apart, 16 mod 32) none. The load's stores on a 64 x 64 grid: edge blocks store 32
+/// consecutive tile points a request (none conflict with Pad = 0; with Pad = 30 a request crosses
+/// the 30-word gap); interior blocks store each 16-byte vector's elements one at a time, lanes 4
+/// words apart: 96 conflicts in 196 store requests with Pad = 0, 256 with Pad = 30.
 template <class T, int Rank, int NX, int NY, int NZ, int RX, int RY, int RZ, int Pad = 0>
 class HaloTile {
   static_assert(Rank == 2 || Rank == 3, "HaloTile: 2-D or 3-D");
@@ -157,11 +163,16 @@ class HaloTile {
   /// `axes` maps its indices onto the tile's (HaloAxes).
   ///
   /// GPUs (and host blocks of several team members, and the scratch checker): a block-stride
-  /// loop over the tile's points (counts known at compile time), consecutive threads on
-  /// consecutive elements of the View's unit-stride axis (coalesced), without a test in
-  /// blocks whose halo lies inside the grid. Host blocks of one member: row copies, a
-  /// unit-stride loop without tests where the tile's x is the View's unit-stride axis;
-  /// the grid's edges clamp each row's range and fill the rest as `boundary` says.
+  /// loop over the tile's points, consecutive threads on consecutive elements of the View's
+  /// unit-stride axis (coalesced), without a test in blocks whose halo lies inside the grid.
+  /// When the block's thread count is known at compile time (a BlockShape, or a block of the
+  /// tile's NX x NY x NZ threads; a thread's points in 64 bytes) each thread's loads are unrolled
+  /// and issued before its stores, with 32-bit offsets (Views of fewer than 2^31 elements); an
+  /// interior block whose rows start on 16-byte boundaries (unit-stride x, NX, the origin's x, the
+  /// row strides and the x extent whole 16-byte vectors, 4- and 8-byte arithmetic types) loads
+  /// its rows as 16-byte vectors, one a thread, when they fit the block's threads. Host blocks of
+  /// one member: row copies, a unit-stride loop without tests where the tile's x is the View's
+  /// unit-stride axis; the grid's edges clamp each row's range and fill the rest as `boundary` says.
   /// Under the scratch checker each element is recorded as stored by the thread a GPU uses.
   template <class BlockT, class View>
   KOKKOS_INLINE_FUNCTION void load(const BlockT& b, const View& view, detail::BoundaryArg boundary,
@@ -278,6 +289,21 @@ class HaloTile {
   // XUnit: the layout makes x the unit-stride axis (one multiply less an element).
   template <int Lead, bool XUnit, class BlockT>
   KOKKOS_INLINE_FUNCTION void strided(const BlockT& b, const detail::HaloSource<T>& src, Boundary bc) const {
+    // A thread count known at compile time (a static block shape, or a block of the tile's shape)
+    // unrolls each thread's loads and issues them all before its stores.
+    if (src.small) {
+      if constexpr (BlockT::static_shape) {
+        if constexpr (held_fits<BlockT::static_threads>()) {
+          counted<Lead, XUnit, BlockT::static_threads>(b, src, bc);
+          return;
+        }
+      } else if constexpr (held_fits<NX * NY * NZ>()) {
+        if (b.num_threads() == NX * NY * NZ) {
+          counted<Lead, XUnit, NX * NY * NZ>(b, src, bc);
+          return;
+        }
+      }
+    }
     // Lead 0 walks x, y, z; Lead 1 y, x, z; Lead 2 z, y, x (fastest first).
     constexpr int e0 = Lead == 0 ? wx : Lead == 1 ? wy : wz, e1 = Lead == 1 ? wx : wy, e01 = e0 * e1;
     const Dim3 o  = m_origin;
@@ -296,6 +322,143 @@ class HaloTile {
           T v;
           if (fetch(src, gx0 + x, gy0 + y, gz0 + z, bc, v)) put(k, v);
         }
+      }
+    });
+  }
+
+  // Whether the values a thread of NT holds between its loads and its stores fit 64 bytes (registers, not
+  // local memory); larger tiles a thread take the run-time loop.
+  template <int NT>
+  KOKKOS_INLINE_FUNCTION static constexpr bool held_fits() {
+    return (points + NT - 1) / NT * sizeof(T) <= 64;
+  }
+  // Tile point i of the box walked with axis Lead fastest: its (x, y, z) (divisions by constants).
+  template <int Lead>
+  KOKKOS_FORCEINLINE_FUNCTION static void point_of(int i, int& x, int& y, int& z) {
+    constexpr int e0 = Lead == 0 ? wx : Lead == 1 ? wy : wz, e1 = Lead == 1 ? wx : wy, e01 = e0 * e1;
+    const int c2 = i / e01, r = i - c2 * e01, c1 = r / e0, c0 = r - c1 * e0;
+    x = Lead == 0 ? c0 : Lead == 1 ? c1 : c2, y = Lead == 1 ? c0 : c1, z = Lead == 2 ? c0 : c2;
+  }
+  // Whether a point outside an edge block's grid is read (2), written T{} (1) or left (0), as
+  // `bc` says, and its offset in the grid (fetch's rule, in 32 bits: HaloSource::small).
+  KOKKOS_FORCEINLINE_FUNCTION static int edge_source(const detail::HaloSource<T>& src, int gx, int gy, int gz,
+                                                     Boundary bc, int& off) {
+    const bool in = gx >= 0 && gx < src.n[0] && gy >= 0 && gy < src.n[1] && gz >= 0 && gz < src.n[2];
+    if (!in) {
+      if (bc == Boundary::leave) return 0;
+      if (bc == Boundary::zero) return 1;
+      if (src.n[0] <= 0 || src.n[1] <= 0 || src.n[2] <= 0) return 0;
+      if (bc == Boundary::clamp) {
+        gx = detail::halo_clamp(gx, src.n[0]), gy = detail::halo_clamp(gy, src.n[1]), gz = detail::halo_clamp(gz, src.n[2]);
+      } else {
+        gx = detail::halo_wrap(gx, src.n[0]), gy = detail::halo_wrap(gy, src.n[1]), gz = detail::halo_wrap(gz, src.n[2]);
+      }
+    }
+    off = gx * static_cast<int>(src.s[0]) + gy * static_cast<int>(src.s[1]) + gz * static_cast<int>(src.s[2]);
+    return 2;
+  }
+
+  // The block-stride load with NT threads known at compile time: each thread's K points in
+  // registers first, then in the tile (its loads in flight together); 32-bit offsets. Interior
+  // blocks without tests, 16-byte vectors where the rows' alignment allows.
+  template <int Lead, bool XUnit, int NT, class BlockT>
+  KOKKOS_INLINE_FUNCTION void counted(const BlockT& b, const detail::HaloSource<T>& src, Boundary bc) const {
+    constexpr int K = (points + NT - 1) / NT;
+    const Dim3 o  = m_origin;
+    const int gx0 = o.x - RX, gy0 = o.y - RY, gz0 = Rank == 3 ? o.z - RZ : 0;
+    const bool interior = gx0 >= 0 && gx0 + wx <= src.n[0] && gy0 >= 0 && gy0 + wy <= src.n[1] &&
+                          (Rank == 2 || (gz0 >= 0 && gz0 + wz <= src.n[2]));
+    if constexpr (vector_rows<Lead, NT>()) {
+      if (interior && vectors_fit<XUnit>(src, o.x)) {
+        vectors<NT>(b, src, gx0, gy0, gz0);
+        return;
+      }
+    }
+    const int s0 = XUnit ? 1 : static_cast<int>(src.s[0]), s1 = static_cast<int>(src.s[1]),
+              s2 = static_cast<int>(src.s[2]);
+    b.threads([&](const Thread& t) {
+      T v[K];
+      if (interior) {
+        const T* base = src.p + (gx0 * s0 + gy0 * s1 + gz0 * s2);
+        SCRATCHKIT_UNROLL
+        for (int k = 0; k < K; ++k) {
+          const int i = t.rank + k * NT;
+          int x, y, z;
+          point_of<Lead>(i, x, y, z);
+          if (k + 1 < K || i < points) v[k] = base[x * s0 + y * s1 + z * s2];
+        }
+        SCRATCHKIT_UNROLL
+        for (int k = 0; k < K; ++k) {
+          const int i = t.rank + k * NT;
+          if (k + 1 < K || i < points) put(tile_index<Lead>(i), v[k]);
+        }
+      } else {
+        int what[K];
+        SCRATCHKIT_UNROLL
+        for (int k = 0; k < K; ++k) {
+          const int i = t.rank + k * NT;
+          int x, y, z, off = 0;
+          point_of<Lead>(i, x, y, z);
+          what[k] = k + 1 < K || i < points ? edge_source(src, gx0 + x, gy0 + y, gz0 + z, bc, off) : 0;
+          v[k]    = what[k] == 2 ? src.p[off] : T{};
+        }
+        SCRATCHKIT_UNROLL
+        for (int k = 0; k < K; ++k)
+          if (what[k] != 0) put(tile_index<Lead>(t.rank + k * NT), v[k]);
+      }
+    });
+  }
+  // The scratch offset of tile point i (the box walked with axis Lead fastest).
+  template <int Lead>
+  KOKKOS_FORCEINLINE_FUNCTION static int tile_index(int i) {
+    if constexpr (Lead == 0 && Pad == 0) {
+      return i;
+    } else {
+      int x, y, z;
+      point_of<Lead>(i, x, y, z);
+      return (z * wy + y) * pitch + x;
+    }
+  }
+
+  // 16-byte vectors: rows along x (Lead 0) of a 4- or 8-byte arithmetic type, NX whole vectors,
+  // at most one vector a thread (NT threads; with two a thread the scalar loads measured faster,
+  // docs/performance.md).
+  template <int Lead, int NT>
+  KOKKOS_INLINE_FUNCTION static constexpr bool vector_rows() {
+    if constexpr (Lead == 0 && std::is_arithmetic<T>::value && (sizeof(T) == 4 || sizeof(T) == 8)) {
+      constexpr int W = 16 / static_cast<int>(sizeof(T));
+      return NX % W == 0 && (NX / W + 2 * ((RX + W - 1) / W)) * wy * wz <= NT;
+    } else {
+      return false;
+    }
+  }
+  // Whether an interior block's rows start on 16-byte boundaries: x of unit stride, the origin's
+  // x, the rows' strides and the grid's x extent whole vectors, the data 16-byte aligned (then the
+  // vectors covering the halo stay inside the grid's rows).
+  template <bool XUnit>
+  KOKKOS_INLINE_FUNCTION static bool vectors_fit(const detail::HaloSource<T>& src, int ox) {
+    constexpr int W = 16 / static_cast<int>(sizeof(T));
+    return (XUnit || src.s[0] == 1) && ox % W == 0 && src.n[0] % W == 0 && src.s[1] % W == 0 && src.s[2] % W == 0 &&
+           reinterpret_cast<std::uintptr_t>(src.p) % 16 == 0;
+  }
+  // An interior block's rows as 16-byte vectors from HR vectors before its origin to HR after its
+  // end, vector j on logical thread j (VP <= NT: vector_rows), the elements inside the halo'd row stored.
+  template <int NT, class BlockT>
+  KOKKOS_INLINE_FUNCTION void vectors(const BlockT& b, const detail::HaloSource<T>& src, int gx0, int gy0,
+                                      int gz0) const {
+    constexpr int W = 16 / static_cast<int>(sizeof(T)), HR = (RX + W - 1) / W, VR = NX / W + 2 * HR;
+    constexpr int VP = VR * wy * wz, lead = HR * W - RX;  // tile x of a row's first element: -lead
+    const int s1 = static_cast<int>(src.s[1]), s2 = static_cast<int>(src.s[2]);
+    const T* base = src.p + (gx0 - lead + gy0 * s1 + gz0 * s2);
+    b.threads([&](const Thread& t) {
+      const int j = t.rank, row = j / VR, c = j - row * VR, z = row / wy, y = row - z * wy;
+      if (VP < NT && j >= VP) return;
+      T v[W];
+      detail::load16_plain(base + (z * s2 + y * s1 + c * W), v);
+      SCRATCHKIT_UNROLL
+      for (int e = 0; e < W; ++e) {
+        const int x = c * W + e - lead;
+        if (x >= 0 && x < wx) put(row * pitch + x, v[e]);
       }
     });
   }

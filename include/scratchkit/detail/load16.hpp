@@ -55,6 +55,32 @@ SCRATCHKIT_HD_FORCEINLINE void load16(const T* p, T (&v)[vec16<T>::width]) {
 #endif
 }
 
+/// v[0..W) = p[0..W), p 16-byte aligned: one 16-byte load through the ordinary (coherent) path
+/// on CUDA (ld.global.v4 / .v2), element loads elsewhere: for data the launch may also write
+/// (HaloTile's rows).
+template <class T>
+SCRATCHKIT_HD_FORCEINLINE void load16_plain(const T* p, T (&v)[vec16<T>::width]) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same<T, float>::value) {
+    const float4 q = *reinterpret_cast<const float4*>(p);
+    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+  } else if constexpr (std::is_same<T, double>::value) {
+    const double2 q = *reinterpret_cast<const double2*>(p);
+    v[0] = q.x, v[1] = q.y;
+  } else if constexpr (sizeof(T) == 4) {
+    const int4 q = *reinterpret_cast<const int4*>(p);
+    const int r[4] = {q.x, q.y, q.z, q.w};
+    for (int j = 0; j < 4; ++j) std::memcpy(&v[j], &r[j], 4);
+  } else {
+    const longlong2 q = *reinterpret_cast<const longlong2*>(p);
+    const long long r[2] = {q.x, q.y};
+    for (int j = 0; j < 2; ++j) std::memcpy(&v[j], &r[j], 8);
+  }
+#else
+  for (int j = 0; j < vec16<T>::width; ++j) v[j] = p[j];
+#endif
+}
+
 /// How a streaming kernel loads its 16-byte vectors (CUDA only, host backends
 /// load plainly): the read-only path with the L1 and L2 hints of PTX
 /// ld.global.nc. A tuning choice of the shared_atomic histogram and the

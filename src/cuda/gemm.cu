@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // GEMM by hand in CUDA with __shared__: the twin of include/scratchkit/kernels/gemm.hpp.
 // Same variants, same operations in the same order (the same split-K plan too), so results agree bit for bit.
+#include <scratchkit/detail/gemm/native.hpp>
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
@@ -181,6 +182,9 @@ void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, con
           double* C, void* stream) {
   gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, nullptr);
 }
+
+namespace detail {
+
 void gemm(GemmVariant v, int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C,
           void* stream, const scratchkit::detail::GemmPick& pick) {
   gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, &pick);
@@ -189,6 +193,8 @@ void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, con
           double* C, void* stream, const scratchkit::detail::GemmPick& pick) {
   gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, &pick);
 }
+
+}  // namespace detail
 
 }  // namespace cuda
 }  // namespace native

@@ -5,6 +5,7 @@
 // bounds, same values per thread, same binning expression, so the counts agree
 // exactly. The shared_atomic kernel is in histogram_shared.cuh (the tuner's too).
 #include <scratchkit/detail/histogram/plan.hpp>
+#include <scratchkit/detail/histogram/native.hpp>
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
@@ -112,6 +113,8 @@ void histogram(HistogramVariant v, const std::int32_t* values, std::size_t n, do
   histogram_impl(v, values, n, lo, hi, counts, bins, stream, nullptr);
 }
 
+namespace detail {
+
 void histogram(HistogramVariant v, const float* values, std::size_t n, double lo, double hi, std::uint32_t* counts,
                int bins, void* stream, const sk::HistogramPlan& plan) {
   histogram_impl(v, values, n, lo, hi, counts, bins, stream, &plan);
@@ -124,6 +127,8 @@ void histogram(HistogramVariant v, const std::int32_t* values, std::size_t n, do
                std::uint32_t* counts, int bins, void* stream, const sk::HistogramPlan& plan) {
   histogram_impl(v, values, n, lo, hi, counts, bins, stream, &plan);
 }
+
+}  // namespace detail
 
 }  // namespace cuda
 }  // namespace native

@@ -13,7 +13,8 @@
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/macros.hpp>
-#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/gemm/native.hpp>
+#include <scratchkit/detail/native_checks.hpp>
 #include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/detail/scratch_room.hpp>
@@ -713,25 +714,17 @@ constexpr bool gemm_on_fp64_tensor_cores() {
 template <class ExecSpace, class AV, class BV, class CV>
 void gemm_run(const ExecSpace& exec, GemmVariant variant, typename CV::non_const_value_type alpha, const AV& A,
               const BV& B, typename CV::non_const_value_type beta, const CV& C, Backend backend) {
-  if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "gemm");
-    detail::require_native_view(A, "gemm", "A");
-    detail::require_native_view(B, "gemm", "B");
-    detail::require_native_view(C, "gemm", "C");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    // The blocking the layer would run on exec, so that both backends run the
-    // same one on any launch path.
-    const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
-              K = static_cast<int>(A.extent(1));
-    const GemmPick pick = variant == GemmVariant::register_blocked && M > 0 && N > 0
-                              ? gemm_layer_pick<typename CV::non_const_value_type>(exec, M, N, K)
-                              : GemmPick{};
-    native::cuda::gemm(variant, M, N, K, alpha, A.data(), B.data(), beta, C.data(), stream, pick);
-#else
-    (void)stream;
-#endif
-    return;
-  }
+  if (backend == Backend::native)
+    return native_run(exec, "gemm", {"A", "B", "C"}, [&](auto stream) {
+      // The blocking the layer would run on exec, so that both backends run the
+      // same one on any launch path.
+      const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
+                K = static_cast<int>(A.extent(1));
+      const GemmPick pick = variant == GemmVariant::register_blocked && M > 0 && N > 0
+                                ? gemm_layer_pick<typename CV::non_const_value_type>(exec, M, N, K)
+                                : GemmPick{};
+      native::cuda::detail::gemm(variant, M, N, K, alpha, A.data(), B.data(), beta, C.data(), stream, pick);
+    }, A, B, C);
   if (C.extent(0) == 0 || C.extent(1) == 0) return;
   switch (variant) {
     case GemmVariant::naive: detail::gemm_naive(exec, alpha, A, B, beta, C); return;

@@ -3,9 +3,9 @@
 ///
 /// gemm_pick is the only place the choice is made: the layer calls it with the
 /// room its launch path has (detail::gemm_layer_room) and hands the answer to
-/// the native twin (native::cuda::gemm's `pick`), which dispatches on it; a
-/// direct native call picks with the device's own room. No Kokkos or CUDA
-/// header is needed to call it.
+/// the native twin (native::cuda::detail::gemm's `pick`, detail/gemm/native.hpp),
+/// which dispatches on it; a direct native call picks with the device's own
+/// room. No Kokkos or CUDA header is needed to call it.
 #pragma once
 
 #include <scratchkit/detail/gemm/split_k.hpp>

@@ -27,7 +27,7 @@
 
 #include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/macros.hpp>
-#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/native_checks.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/detail/reduce/stream.hpp>
 #include <scratchkit/detail/vector_load.hpp>
@@ -35,6 +35,7 @@
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/variants.hpp>
 #include <scratchkit/launch.hpp>
+#include <scratchkit/native/reduce.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/shared_array.hpp>
 #include <scratchkit/warp.hpp>
@@ -374,12 +375,19 @@ typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceV
   return result;
 }
 
-/// reduce's entry point on the layer: x mapped by reduce() (detail/eti.hpp).
+/// reduce's entry point (detail/eti.hpp): x mapped by reduce() onto a row-major View, arguments
+/// checked there. The native branch is here, compiled once in the library's unit.
 template <class ExecSpace, class XView>
 typename XView::non_const_value_type reduce_run(const ExecSpace& exec, ReduceVariant variant, ReduceOp op,
-                                                const XView& x) {
+                                                const XView& x, Backend backend) {
   using T = typename XView::non_const_value_type;
   T result{};
+  if (backend == Backend::native) {
+    native_run(exec, "reduce", {"x"}, [&](auto stream) {
+      result = native::cuda::reduce(variant, op, x.data(), x.extent(0), stream);
+    }, x);
+    return result;
+  }
   with_reducer<T>(op, [&](auto r) {
     using R = decltype(r);
     result  = x.extent(0) == 0 ? R::identity()
@@ -392,9 +400,10 @@ typename XView::non_const_value_type reduce_run(const ExecSpace& exec, ReduceVar
 }  // namespace scratchkit
 
 /// reduce's entry point for execution space E, element type T, layout L (detail/eti.hpp).
-#define SCRATCHKIT_ETI_REDUCE(PREFIX, E, T, L)                                                      \
-  PREFIX template T scratchkit::detail::reduce_run<E, scratchkit::detail::EtiView<const T, 1, L, E>>( \
-      const E&, scratchkit::ReduceVariant, scratchkit::ReduceOp, const scratchkit::detail::EtiView<const T, 1, L, E>&);
+#define SCRATCHKIT_ETI_REDUCE(PREFIX, E, T, L)                                                       \
+  PREFIX template T scratchkit::detail::reduce_run<E, scratchkit::detail::EtiView<const T, 1, L, E>>(  \
+      const E&, scratchkit::ReduceVariant, scratchkit::ReduceOp,                                      \
+      const scratchkit::detail::EtiView<const T, 1, L, E>&, scratchkit::Backend);
 #if SCRATCHKIT_ETI
 #define SCRATCHKIT_ETI_REDUCE_EXTERN(E, T, L) SCRATCHKIT_ETI_REDUCE(extern, E, T, L)
 #define SCRATCHKIT_ETI_REDUCE_SPACE(E)                                    \

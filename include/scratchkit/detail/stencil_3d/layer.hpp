@@ -5,9 +5,10 @@
 #include <scratchkit/detail/macros.hpp>
 #include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/layout_map.hpp>
-#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/native_checks.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/detail/scratch_room.hpp>
+#include <scratchkit/detail/stencil_3d/native.hpp>
 #include <scratchkit/detail/stencil_3d/pick.hpp>
 #include <scratchkit/detail/stencil_3d/z_streaming.hpp>
 #include <scratchkit/variants.hpp>
@@ -606,22 +607,15 @@ void stencil_3d_run(const ExecSpace& exec, Stencil3DVariant variant, const InVie
        << stencil3d_by << ")";
     throw ShapeError(os.str());
   }
-  if (backend == Backend::native) {
-    void* stream = native_stream(exec, "stencil_3d_7pt");
-    require_native_view(in, "stencil_3d_7pt", "in");
-    require_native_view(out, "stencil_3d_7pt", "out");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    // The shape the layer would run on exec (the wide ring or not), so that
-    // both backends run the same one on any launch path.
-    const int nx = static_cast<int>(in.extent(2));
-    native::cuda::stencil_3d_7pt(variant, in.data(), out.data(), static_cast<int>(in.extent(0)),
-                                 static_cast<int>(in.extent(1)), nx, c0, c1, stream,
-                                 stencil3d_zs_layer_pick<typename OutView::non_const_value_type, ExecSpace>(nx));
-#else
-    (void)stream;
-#endif
-    return;
-  }
+  if (backend == Backend::native)
+    return native_run(exec, "stencil_3d_7pt", {"in", "out"}, [&](auto stream) {
+      // The shape the layer would run on exec (the wide ring or not), so that
+      // both backends run the same one on any launch path.
+      const int nx = static_cast<int>(in.extent(2));
+      native::cuda::detail::stencil_3d_7pt(variant, in.data(), out.data(), static_cast<int>(in.extent(0)),
+                                           static_cast<int>(in.extent(1)), nx, c0, c1, stream,
+                                           stencil3d_zs_layer_pick<typename OutView::non_const_value_type, ExecSpace>(nx));
+    }, in, out);
   if (in.size() == 0) return;
   switch (variant) {
     case Stencil3DVariant::tile_2d_halo: stencil_3d_indexed<false>(exec, in, out, c0, c1); return;

@@ -115,27 +115,20 @@ template <class S>
 void gemm_register_blocked_pick(const scratchkit::detail::GemmPick& pick, int M, int N, int K, S alpha, const S* A,
                                 const S* B, S beta, S* C, cudaStream_t s) {
   using Kind = scratchkit::detail::GemmBlockingKind;
-  using D    = scratchkit::detail::GemmDefaultBlocking<S>;
-  if (pick.blocking == Kind::few) {
-    detail::gemm_register_blocked_split<S, typename D::few_type>(M, N, K, alpha, A, B, beta, C, s, pick.split);
-    return;
-  }
-  if (pick.split.splits > 1)
+  if (pick.blocking != Kind::few && pick.split.splits > 1)
     throw Error("scratchkit::native::cuda::gemm: a split-K plan is for the few-tile blocking only");
-  if constexpr (std::is_same<S, double>::value) {
-    switch (pick.blocking) {
-      case Kind::tiny: detail::gemm_register_blocked<S, typename D::tiny_type>(M, N, K, alpha, A, B, beta, C, s); return;
-      case Kind::small: detail::gemm_register_blocked<S, typename D::small_type>(M, N, K, alpha, A, B, beta, C, s); return;
-      case Kind::large: detail::gemm_register_blocked<S, typename D::large_type>(M, N, K, alpha, A, B, beta, C, s); return;
-      case Kind::fallback: detail::gemm_register_blocked<S, typename D::type>(M, N, K, alpha, A, B, beta, C, s); return;
-      case Kind::few: break;
+  scratchkit::detail::gemm_visit_blocking<S>(pick.blocking, [&](auto tag) {
+    using Tag = decltype(tag);
+    if constexpr (Tag::kind == Kind::few) {
+      detail::gemm_register_blocked_split<S, typename Tag::type>(M, N, K, alpha, A, B, beta, C, s, pick.split);
+    } else if constexpr (Tag::kind == Kind::fallback && !std::is_same<S, double>::value) {
+      // The layer's `type` in the native twin's lane order: the same tiles, the same bits.
+      detail::gemm_register_blocked<S, typename scratchkit::detail::GemmDefaultBlocking<S>::native_type>(
+          M, N, K, alpha, A, B, beta, C, s);
+    } else {
+      detail::gemm_register_blocked<S, typename Tag::type>(M, N, K, alpha, A, B, beta, C, s);
     }
-  } else if (pick.blocking == Kind::fallback) {
-    // The layer's `type` in the native twin's lane order: the same tiles, the same bits.
-    detail::gemm_register_blocked<S, typename D::native_type>(M, N, K, alpha, A, B, beta, C, s);
-    return;
-  }
-  throw Error("scratchkit::native::cuda::gemm: register_blocked has no such blocking for this type");
+  }, [] { throw Error("scratchkit::native::cuda::gemm: register_blocked has no such blocking for this type"); });
 }
 
 template <class S>

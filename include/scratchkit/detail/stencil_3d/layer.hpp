@@ -35,6 +35,12 @@ constexpr int stencil3d_tile_min_blocks = Stencil3DPolicy::tile_min_blocks;
 /// block driver ptxas recomputes their plane loops' invariants in the loop,
 /// which is slower (docs/performance.md, "3-D stencil").
 constexpr bool stencil3d_kokkos_driver = Stencil3DPolicy::kokkos_driver;
+/// The launch bounds of z_streaming shape Sh of T, which its launches and the pick's room
+/// (stencil3d_zs_layer_room) share: the policy's driver, except that rings over Kokkos' ~40 KB of
+/// level-0 scratch (Stencil3DZsWide) need the block driver's opt-in.
+template <class Sh, class T>
+using Stencil3DZsBounds = LaunchBounds<Sh::threads, Sh::template min_blocks<T>(),
+                                       stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024>;
 /// Consecutive planes one tile_2d_halo block does (native twin: TILE_ZB).
 constexpr int stencil3d_tile_zb = 8;
 /// CUDA's limit on gridDim.y; more z planes (chunks) are looped over.
@@ -259,9 +265,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWide) need the block driver's opt-in.
-  constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
-  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>, ScratchFallback::none>(
+  launch<Stencil3DZsBounds<Sh, T>, ScratchFallback::none>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
         const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
         Tile tile(b);
@@ -425,9 +429,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWide) need the block driver's opt-in.
-  constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
-  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>, ScratchFallback::none>(
+  launch<Stencil3DZsBounds<Sh, T>, ScratchFallback::none>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
         const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
         Tile tile(b);
@@ -535,10 +537,8 @@ static_assert(scratch_room_granule == base_alignment, "detail::level0_room count
 /// layer's slack.
 template <class T, class ExecSpace>
 std::size_t stencil3d_zs_layer_room() {
-  using Sh                     = Stencil3DZsWide<T>;
-  constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
-  using Bounds                 = LaunchBounds<Sh::threads, Sh::template min_blocks<T>(), kokkos_driver>;
-  return level0_room(level0_max<ExecSpace, Bounds>(Sh::threads));
+  using Sh = Stencil3DZsWide<T>;
+  return level0_room(level0_max<ExecSpace, Stencil3DZsBounds<Sh, T>>(Sh::threads));
 }
 
 /// The z_streaming shape the layer runs on ExecSpace for contiguous rows of nx points: on CUDA

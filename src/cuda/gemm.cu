@@ -102,11 +102,11 @@ __global__ void gemm_tiled_double_buffered_kernel(int M, int N, int K, S alpha, 
 /// The room of the current device for a direct call's pick: its opt-in shared memory per block (the
 /// native kernels take theirs as dynamic shared memory) and per SM, its SMs.
 scratchkit::detail::GemmRoom device_room() {
-  const detail::DeviceFill f = detail::device_fill();
+  const scratchkit::detail::DeviceLimits f = detail::device_limits();
   scratchkit::detail::GemmRoom r;
-  r.level0 = static_cast<std::size_t>(detail::shared_per_block_optin());
+  r.level0 = f.shared_per_block_optin;
   r.per_sm = f.shared_per_sm;
-  r.sms    = static_cast<int>(f.sms);
+  r.sms    = f.sm_count;
   return r;
 }
 

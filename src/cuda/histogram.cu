@@ -68,11 +68,11 @@ void histogram_impl(HistogramVariant v, const T* values, std::size_t n, double l
   if (given && !plan_fits(v, hb.bins, *given))
     throw ShapeError("scratchkit::native::cuda::histogram: the plan given is not a plan of variant " +
                      std::string(name(v)) + " over " + std::to_string(hb.bins) + " bins");
-  const detail::DeviceFill f = detail::device_fill();
+  const sk::DeviceLimits f = detail::device_limits();
   sk::HistogramDevice d;
   d.fill_blocks     = f.blocks(BS);
-  d.sms             = f.sms;
-  d.threads_per_sm  = f.threads_per_sm;
+  d.sms             = f.sm_count;
+  d.threads_per_sm  = f.max_threads_per_sm;
   d.shared_per_sm   = f.shared_per_sm;
   d.max_block_bytes = sk::histogram_native_shared_max(f.shared_per_block);
   // One choice for both twins: the caller's plan (the layer's, on Backend::native), or the same planner here.

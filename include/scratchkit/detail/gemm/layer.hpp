@@ -559,14 +559,15 @@ static_assert(scratch_room_granule == base_alignment, "detail::level0_room count
 template <class Scalar, class ExecSpace>
 GemmRoom gemm_layer_room(const ExecSpace& exec) {
   constexpr int NT = gemm_pick_threads<Scalar>();
-  using Bounds     = typename std::conditional<std::is_same<Scalar, double>::value, LaunchBounds<NT, 1>,
-                                           KokkosDriverBounds<NT, 1, gemm_simt_kokkos_driver>>::type;
-  const DeviceFill f = device_fill(exec);
+  using Bounds     = GemmRbBounds<typename GemmDefaultBlocking<Scalar>::type, NT, 1>;
+  static_assert(GemmDefaultBlocking<Scalar>::type::tensor_core == GemmDefaultBlocking<Scalar>::few_type::tensor_core,
+                "gemm_layer_room: one launch path for all of a type's blockings");
+  const DeviceLimits f = device_limits(exec);
   GemmRoom r;
   r.level0 = level0_room(level0_max<ExecSpace, Bounds>(NT));
   r.per_sm = f.shared_per_sm;
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) r.sms = static_cast<int>(f.sms);
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) r.sms = f.sm_count;
 #endif
   return r;
 }

@@ -107,11 +107,11 @@ std::size_t histogram_layer_shared_max() {
 /// What a layer launch on exec fills (device attributes on CUDA, the concurrency on host backends).
 template <class ExecSpace>
 HistogramDevice histogram_layer_device(const ExecSpace& exec) {
-  const DeviceFill f = device_fill(exec);
+  const DeviceLimits f = device_limits(exec);
   HistogramDevice d;
   d.fill_blocks     = f.blocks(histogram_block);
-  d.sms             = f.sms;
-  d.threads_per_sm  = f.threads_per_sm;
+  d.sms             = f.sm_count;
+  d.threads_per_sm  = f.max_threads_per_sm;
   d.shared_per_sm   = f.shared_per_sm;
   d.max_block_bytes = histogram_layer_shared_max<ExecSpace>();
   if constexpr (!is_gpu_space<ExecSpace>::value) {

@@ -110,13 +110,13 @@ inline int reduce_tree_blocks_per_team() { return ReducePolicy::tree_blocks_per_
 template <class Bk>
 using ReduceStreamBounds = LaunchBounds<Bk::threads, Bk::min_blocks>;
 
-/// Blocks of Bk that fill exec's device once (reduce_fill over device_fill:
+/// Blocks of Bk that fill exec's device once (reduce_fill over device_limits:
 /// capped at Bk::min_blocks per SM on CUDA, whose SM count is known).
 template <class Bk, class ExecSpace>
 long long reduce_device_fill(const ExecSpace& exec) {
-  const DeviceFill f = device_fill(exec);
+  const DeviceLimits f = device_limits(exec);
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return reduce_fill<Bk>(f.blocks(Bk::threads), f.sms);
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return reduce_fill<Bk>(f.blocks(Bk::threads), f.sm_count);
 #endif
   return reduce_fill<Bk>(f.blocks(Bk::threads), 0);
 }

@@ -33,7 +33,7 @@ constexpr int MIN_B     = sk::reduce_min_blocks;      // tree: launch bounds, bl
 constexpr int PER_BLOCK = sk::reduce_per_block;       // tree: elements per block and pass
 
 template <class T, ReduceOp Op>
-using R = detail::Reduce<T, Op>;
+using R = sk::Reducer<T, Op>;
 
 template <class T, ReduceOp Op>
 __global__ void __launch_bounds__(BS, MIN_B)

@@ -51,39 +51,17 @@
 namespace scratchkit {
 namespace detail {
 
-/// The operator as a type, so kernels carry no run-time switch.
-template <class T, ReduceOp Op>
-struct Reducer {
-  KOKKOS_INLINE_FUNCTION static T apply(T a, T b) {
-    if constexpr (Op == ReduceOp::sum) {
-      return a + b;
-    } else if constexpr (Op == ReduceOp::min) {
-      return b < a ? b : a;
-    } else {
-      return a < b ? b : a;
-    }
+/// The layer's atomic combine of v into *dst under operator R (a Reducer; the native twin's: atomic_combine).
+template <class R>
+KOKKOS_INLINE_FUNCTION void reduce_atomic(typename R::value_type* dst, typename R::value_type v) {
+  if constexpr (R::op == ReduceOp::sum) {
+    Kokkos::atomic_add(dst, v);
+  } else if constexpr (R::op == ReduceOp::min) {
+    Kokkos::atomic_fetch_min(dst, v);
+  } else {
+    Kokkos::atomic_fetch_max(dst, v);
   }
-  // scratchkit's own constants, not Kokkos::reduction_identity: Kokkos 5 made the
-  // floating-point ones +-infinity, and an empty reduce must not depend on the version.
-  KOKKOS_INLINE_FUNCTION static T identity() {
-    if constexpr (Op == ReduceOp::sum) {
-      return T(0);
-    } else if constexpr (Op == ReduceOp::min) {
-      return Kokkos::Experimental::finite_max<T>::value;
-    } else {
-      return Kokkos::Experimental::finite_min<T>::value;
-    }
-  }
-  KOKKOS_INLINE_FUNCTION static void atomic(T* dst, T v) {
-    if constexpr (Op == ReduceOp::sum) {
-      Kokkos::atomic_add(dst, v);
-    } else if constexpr (Op == ReduceOp::min) {
-      Kokkos::atomic_fetch_min(dst, v);
-    } else {
-      Kokkos::atomic_fetch_max(dst, v);
-    }
-  }
-};
+}
 
 /// Calls f(Reducer<T, op>{}) with op known at compile time.
 template <class T, class F>
@@ -271,7 +249,7 @@ void reduce_atomic_pass(const ExecSpace& exec, const Src& src, std::size_t n, st
           [&](const Thread& t) { s[t.rank] = reduce_thread<R, Bk>(src, n, head, b.block_idx().x, t.rank, grid); });
     sync_threads(b);
     block_tree<R, BS>(b, s);
-    b.once([&]() { R::atomic(result, s[0]); });
+    b.once([&]() { reduce_atomic<R>(result, s[0]); });
   });
 }
 

@@ -73,18 +73,13 @@ inline DeviceLimits cuda_device_limits(int device) {
     throw Error("scratchkit: cudaGetDeviceProperties failed for device " + std::to_string(device) + ": " +
                 cudaGetErrorString(e));
   DeviceLimits d;
-  d.name                      = p.name;
-  d.cc_major                  = p.major;
-  d.cc_minor                  = p.minor;
-  d.sm_count                  = p.multiProcessorCount;
-  d.max_threads_per_sm        = p.maxThreadsPerMultiProcessor;
-  d.max_blocks_per_sm         = p.maxBlocksPerMultiProcessor;
-  d.max_threads_per_block     = p.maxThreadsPerBlock;
-  d.regs_per_sm               = p.regsPerMultiprocessor;
-  d.shared_per_sm             = p.sharedMemPerMultiprocessor;
-  d.shared_per_block          = p.sharedMemPerBlock;
-  d.shared_per_block_optin    = p.sharedMemPerBlockOptin;
-  d.reserved_shared_per_block = p.reservedSharedMemPerBlock;
+  d.name     = p.name;
+  d.cc_major = p.major, d.cc_minor = p.minor;
+  d.sm_count = p.multiProcessorCount, d.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+  d.max_blocks_per_sm = p.maxBlocksPerMultiProcessor, d.max_threads_per_block = p.maxThreadsPerBlock;
+  d.regs_per_sm   = p.regsPerMultiprocessor;
+  d.shared_per_sm = p.sharedMemPerMultiprocessor, d.shared_per_block = p.sharedMemPerBlock;
+  d.shared_per_block_optin = p.sharedMemPerBlockOptin, d.reserved_shared_per_block = p.reservedSharedMemPerBlock;
   cache.emplace(device, d);
   return d;
 }

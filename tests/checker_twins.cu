@@ -267,23 +267,6 @@ bool run_case(const std::string& c) {
   return true;
 }
 
-scratchkit::detail::DeviceLimits limits_of(int dev) {
-  cudaDeviceProp p{};
-  TWIN_CHECK(cudaGetDeviceProperties(&p, dev));
-  scratchkit::detail::DeviceLimits d;
-  d.name                    = p.name;
-  d.cc_major                = p.major;
-  d.cc_minor                = p.minor;
-  d.sm_count                = p.multiProcessorCount;
-  d.max_threads_per_sm      = p.maxThreadsPerMultiProcessor;
-  d.max_blocks_per_sm       = p.maxBlocksPerMultiProcessor;
-  d.regs_per_sm             = p.regsPerMultiprocessor;
-  d.shared_per_sm           = p.sharedMemPerMultiprocessor;
-  d.shared_per_block_optin  = p.sharedMemPerBlockOptin;
-  d.reserved_shared_per_block = p.reservedSharedMemPerBlock;
-  return d;
-}
-
 // One row: the formula's blocks per SM against CUDA's, for a kernel, block size, dynamic bytes and carveout.
 template <class K>
 bool occupancy_row(const char* name, K kernel, int threads, std::size_t dyn_bytes, int carveout, int min_blocks,
@@ -313,7 +296,7 @@ bool occupancy_row(const char* name, K kernel, int threads, std::size_t dyn_byte
 int occupancy() {
   int dev = 0;
   TWIN_CHECK(cudaGetDevice(&dev));
-  const scratchkit::detail::DeviceLimits d = limits_of(dev);
+  const scratchkit::detail::DeviceLimits d = scratchkit::detail::cuda_device_limits(dev);
   std::printf("device %s (sm_%d%d): %d SMs, %d threads/SM, %d blocks/SM, %d regs/SM, %zu B shared/SM, %zu B opt-in "
               "per block, %zu B reserved per block\n",
               d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count, d.max_threads_per_sm, d.max_blocks_per_sm,

@@ -202,8 +202,8 @@ TEST_CASE("Histogram rejects bad input before launch", "[histogram][bad-input]")
   // A plan that is not one of shared_atomic over 300 bins (its chunks hold 256), before any device call.
   detail::HistogramPlan short_plan;
   short_plan.blocks = 4, short_plan.chunks = 1, short_plan.chunk_bins = 256, short_plan.shared_bytes = 1024;
-  CHECK_THROWS_AS(native::cuda::histogram(HistogramVariant::shared_atomic, static_cast<const float*>(nullptr), 0,
-                                          0.0, 1.0, nullptr, 300, nullptr, short_plan),
+  CHECK_THROWS_AS(native::cuda::detail::histogram(HistogramVariant::shared_atomic, static_cast<const float*>(nullptr), 0,
+                                                  0.0, 1.0, nullptr, 300, nullptr, short_plan),
                   ShapeError);
 #endif
 }

@@ -100,6 +100,43 @@ TEMPLATE_LIST_TEST_CASE("Level-1 fallback runs a pool larger than level 0", "[la
   for (int i = 0; i < 3; ++i) CHECK(h(i) == 1);
 }
 
+TEST_CASE("Scratch limits injected: the plan's level and its errors at limits this machine does not have",
+          "[layer][launch][bad-input]") {
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  const auto real = detail::ScratchLimits<Exec>::get();
+  const auto p    = [](std::size_t bytes) { return LaunchParams(Dim3(2), Dim3(64)).shared_mem_bytes(bytes); };
+  {
+    detail::ScopedScratchLimits<Exec> small(4096, 65536);
+    const auto fits = plan_launch<Exec>(p(1000), "test::limits");
+    CHECK(fits.level0_max == 4096);
+    CHECK(fits.level1_max == 65536);
+    CHECK(fits.scratch_level == 0);
+    // 8000 bytes (8128 with the slack): over level 0, within level 1.
+    CHECK(plan_launch<Exec>(LaunchParams(p(8000)).fallback(ScratchFallback::level1), "test::limits").scratch_level == 1);
+    CHECK_THROWS_WITH(plan_launch<Exec>(p(8000), "test::limits"),
+                      ContainsSubstring("block scratch of 8128 bytes requested") &&
+                          ContainsSubstring("level-0 scratch has 4096 bytes available per team") &&
+                          ContainsSubstring("may allow level-1 scratch, up to 65536 bytes"));
+    // Above level 1 too: no fallback offered, and with one the level-1 limit is named.
+    CHECK_THROWS_WITH(plan_launch<Exec>(p(100000), "test::limits"),
+                      ContainsSubstring("level-1 scratch, 65536 bytes per team, is too small as well"));
+    CHECK_THROWS_WITH(plan_launch<Exec>(LaunchParams(p(100000)).fallback(ScratchFallback::level1), "test::limits"),
+                      ContainsSubstring("and level-1 scratch 65536 bytes"));
+    // The launch follows the plan: the pool in level 1 is whole.
+    Kokkos::View<int*, Exec::memory_space> out("out", 2);
+    fill_pool<Exec>(out, LaunchParams(p(8000)).fallback(ScratchFallback::level1));
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    CHECK((h(0) == 1 && h(1) == 1));
+    {
+      detail::ScopedScratchLimits<Exec> inner(8192, 8192);
+      CHECK(plan_launch<Exec>(p(8000)).scratch_level == 0);
+    }
+    CHECK(plan_launch<Exec>(p(1000)).level0_max == 4096);  // the outer scope's again
+  }
+  CHECK(detail::ScratchLimits<Exec>::get().level0 == real.level0);
+  CHECK(detail::ScratchLimits<Exec>::get().level1 == real.level1);
+}
+
 TEST_CASE("Level-0 scratch above 48 KB on CUDA: the layer's block driver opts in", "[layer][launch][gpu]") {
 #if !defined(KOKKOS_ENABLE_CUDA)
   SKIP("Kokkos was built without CUDA");

@@ -45,8 +45,8 @@ void gemm_twins(GemmVariant v, int M, int N, int K) {
   gemm(Cuda(), v, alpha, A, B, beta, Cl);
   Cuda().fence();
   // The layer's blocking (double register_blocked depends on the launch path's scratch limit).
-  native::cuda::gemm(v, M, N, K, alpha, A.data(), B.data(), beta, Cn.data(), nullptr,
-                     scratchkit::detail::gemm_layer_pick<Scalar>(Cuda(), M, N, K));
+  native::cuda::detail::gemm(v, M, N, K, alpha, A.data(), B.data(), beta, Cn.data(), nullptr,
+                             scratchkit::detail::gemm_layer_pick<Scalar>(Cuda(), M, N, K));
   native::cuda::synchronize();
   CHECK(test::same_bits(Cl, Cn));
 }

@@ -89,21 +89,38 @@ std::size_t tile_bytes(const GemmPick& p) {
 /// Whether the blocking of kind k fits the room (bytes; for the tensor-core blockings blocks per SM too).
 template <class Scalar>
 bool fits(GemmBlockingKind k, const GemmRoom& room) {
-  using D = detail::GemmDefaultBlocking<Scalar>;
-  switch (k) {
-    case GemmBlockingKind::few: return detail::gemm_fits<typename D::few_type, Scalar>(room);
-    case GemmBlockingKind::fallback: return detail::gemm_fits<typename D::type, Scalar>(room);
-    default: break;
-  }
-  if constexpr (std::is_same<Scalar, double>::value) {
-    if (k == GemmBlockingKind::tiny) return detail::gemm_fits<typename D::tiny_type, double>(room);
-    if (k == GemmBlockingKind::small) return detail::gemm_fits<typename D::small_type, double>(room);
-    if (k == GemmBlockingKind::large) return detail::gemm_fits<typename D::large_type, double>(room);
-  }
-  return false;
+  return detail::gemm_visit_blocking<Scalar>(
+      k, [&](auto tag) { return detail::gemm_fits<typename decltype(tag)::type, Scalar>(room); }, [] { return false; });
+}
+
+/// What gemm_visit_blocking hands its visitor for kind k: 1 where that is Want under the tag of k, 0 for
+/// another type, -1 where Scalar has no blocking of kind k.
+template <class Scalar, class Want>
+int visited(GemmBlockingKind k) {
+  return detail::gemm_visit_blocking<Scalar>(k, [&](auto tag) {
+    using Tag = decltype(tag);
+    return std::is_same<typename Tag::type, Want>::value && Tag::kind == k ? 1 : 0;
+  }, [] { return -1; });
 }
 
 }  // namespace
+
+TEST_CASE("GEMM blocking visitor: each kind is the policy's blocking of that name", "[pick][gemm]") {
+  using DD = detail::GemmDefaultBlocking<double>;
+  using DF = detail::GemmDefaultBlocking<float>;
+  CHECK(visited<double, DD::tiny_type>(GemmBlockingKind::tiny) == 1);
+  CHECK(visited<double, DD::few_type>(GemmBlockingKind::few) == 1);
+  CHECK(visited<double, DD::small_type>(GemmBlockingKind::small) == 1);
+  CHECK(visited<double, DD::large_type>(GemmBlockingKind::large) == 1);
+  CHECK(visited<double, DD::type>(GemmBlockingKind::fallback) == 1);
+  CHECK(visited<float, DF::few_type>(GemmBlockingKind::few) == 1);
+  CHECK(visited<float, DF::type>(GemmBlockingKind::fallback) == 1);
+  for (const auto k : {GemmBlockingKind::tiny, GemmBlockingKind::small, GemmBlockingKind::large})
+    CHECK(visited<float, DF::type>(k) == -1);  // float has few and fallback only
+  // The tile bytes the pick compares are the visited blocking's.
+  CHECK(detail::gemm_tile_bytes_of<double>(GemmBlockingKind::large) == detail::gemm_tile_bytes<DD::large_type, double>());
+  CHECK(detail::gemm_tile_bytes_of<float>(GemmBlockingKind::few) == detail::gemm_tile_bytes<DF::few_type, float>());
+}
 
 TEST_CASE("GEMM pick: the rooms' arithmetic is the layer's level-0 request", "[pick][gemm]") {
   // level0_room: the arrays' bytes fit exactly when the layer's request (rounded up, plus slack) does.

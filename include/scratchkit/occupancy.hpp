@@ -77,21 +77,11 @@ OccupancyReport occupancy_report(const LaunchParams& p, const char* label = null
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, ExecSpace().cuda_device()) == cudaSuccess) {
-      detail::DeviceLimits& d     = r.device;
-      d.name                      = prop.name;
-      d.cc_major                  = prop.major;
-      d.cc_minor                  = prop.minor;
-      d.sm_count                  = prop.multiProcessorCount;
-      d.max_threads_per_sm        = prop.maxThreadsPerMultiProcessor;
-      d.max_blocks_per_sm         = prop.maxBlocksPerMultiProcessor;
-      d.max_threads_per_block     = prop.maxThreadsPerBlock;
-      d.regs_per_sm               = prop.regsPerMultiprocessor;
-      d.shared_per_sm             = prop.sharedMemPerMultiprocessor;
-      d.shared_per_block_optin    = prop.sharedMemPerBlockOptin;
-      d.reserved_shared_per_block = prop.reservedSharedMemPerBlock;
-      r.device_known              = true;
+    try {
+      r.device       = detail::cuda_device_limits(ExecSpace().cuda_device());
+      r.device_known = true;
+    } catch (const Error&) {
+      // a device CUDA cannot describe: the report says its limits are unknown
     }
   }
 #endif

@@ -2,6 +2,7 @@
 /// Error checking for the native CUDA kernels (internal).
 #pragma once
 
+#include <scratchkit/detail/device_limits.hpp>
 #include <scratchkit/errors.hpp>
 
 #include <cuda_runtime.h>
@@ -22,15 +23,16 @@ inline cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
 
 inline int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
 
+/// The current device's limits, queried once per device (the layer's: detail::device_limits).
+inline scratchkit::detail::DeviceLimits device_limits() {
+  int dev = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  return scratchkit::detail::cuda_device_limits(dev);
+}
+
 /// The most shared memory a block may have on the current device with the
 /// opt-in (cudaDevAttrMaxSharedMemoryPerBlockOptin: 227 KB on an H100).
-inline int shared_per_block_optin() {
-  int dev = 0, optin = 0;
-  check(cudaGetDevice(&dev), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
-        "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
-  return optin;
-}
+inline int shared_per_block_optin() { return static_cast<int>(device_limits().shared_per_block_optin); }
 
 }  // namespace detail
 }  // namespace cuda

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // GEMM by hand in CUDA with __shared__: the twin of include/scratchkit/kernels/gemm.hpp.
 // Same variants, same operations in the same order (the same split-K plan too), so results agree bit for bit.
+#include <scratchkit/detail/gemm/native.hpp>
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
@@ -101,11 +102,11 @@ __global__ void gemm_tiled_double_buffered_kernel(int M, int N, int K, S alpha, 
 /// The room of the current device for a direct call's pick: its opt-in shared memory per block (the
 /// native kernels take theirs as dynamic shared memory) and per SM, its SMs.
 scratchkit::detail::GemmRoom device_room() {
-  const detail::DeviceFill f = detail::device_fill();
+  const scratchkit::detail::DeviceLimits f = detail::device_limits();
   scratchkit::detail::GemmRoom r;
-  r.level0 = static_cast<std::size_t>(detail::shared_per_block_optin());
+  r.level0 = f.shared_per_block_optin;
   r.per_sm = f.shared_per_sm;
-  r.sms    = static_cast<int>(f.sms);
+  r.sms    = f.sm_count;
   return r;
 }
 
@@ -114,27 +115,20 @@ template <class S>
 void gemm_register_blocked_pick(const scratchkit::detail::GemmPick& pick, int M, int N, int K, S alpha, const S* A,
                                 const S* B, S beta, S* C, cudaStream_t s) {
   using Kind = scratchkit::detail::GemmBlockingKind;
-  using D    = scratchkit::detail::GemmDefaultBlocking<S>;
-  if (pick.blocking == Kind::few) {
-    detail::gemm_register_blocked_split<S, typename D::few_type>(M, N, K, alpha, A, B, beta, C, s, pick.split);
-    return;
-  }
-  if (pick.split.splits > 1)
+  if (pick.blocking != Kind::few && pick.split.splits > 1)
     throw Error("scratchkit::native::cuda::gemm: a split-K plan is for the few-tile blocking only");
-  if constexpr (std::is_same<S, double>::value) {
-    switch (pick.blocking) {
-      case Kind::tiny: detail::gemm_register_blocked<S, typename D::tiny_type>(M, N, K, alpha, A, B, beta, C, s); return;
-      case Kind::small: detail::gemm_register_blocked<S, typename D::small_type>(M, N, K, alpha, A, B, beta, C, s); return;
-      case Kind::large: detail::gemm_register_blocked<S, typename D::large_type>(M, N, K, alpha, A, B, beta, C, s); return;
-      case Kind::fallback: detail::gemm_register_blocked<S, typename D::type>(M, N, K, alpha, A, B, beta, C, s); return;
-      case Kind::few: break;
+  scratchkit::detail::gemm_visit_blocking<S>(pick.blocking, [&](auto tag) {
+    using Tag = decltype(tag);
+    if constexpr (Tag::kind == Kind::few) {
+      detail::gemm_register_blocked_split<S, typename Tag::type>(M, N, K, alpha, A, B, beta, C, s, pick.split);
+    } else if constexpr (Tag::kind == Kind::fallback && !std::is_same<S, double>::value) {
+      // The layer's `type` in the native twin's lane order: the same tiles, the same bits.
+      detail::gemm_register_blocked<S, typename scratchkit::detail::GemmDefaultBlocking<S>::native_type>(
+          M, N, K, alpha, A, B, beta, C, s);
+    } else {
+      detail::gemm_register_blocked<S, typename Tag::type>(M, N, K, alpha, A, B, beta, C, s);
     }
-  } else if (pick.blocking == Kind::fallback) {
-    // The layer's `type` in the native twin's lane order: the same tiles, the same bits.
-    detail::gemm_register_blocked<S, typename D::native_type>(M, N, K, alpha, A, B, beta, C, s);
-    return;
-  }
-  throw Error("scratchkit::native::cuda::gemm: register_blocked has no such blocking for this type");
+  }, [] { throw Error("scratchkit::native::cuda::gemm: register_blocked has no such blocking for this type"); });
 }
 
 template <class S>
@@ -181,6 +175,9 @@ void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, con
           double* C, void* stream) {
   gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, nullptr);
 }
+
+namespace detail {
+
 void gemm(GemmVariant v, int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C,
           void* stream, const scratchkit::detail::GemmPick& pick) {
   gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, &pick);
@@ -189,6 +186,8 @@ void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, con
           double* C, void* stream, const scratchkit::detail::GemmPick& pick) {
   gemm_impl(v, M, N, K, alpha, A, B, beta, C, stream, &pick);
 }
+
+}  // namespace detail
 
 }  // namespace cuda
 }  // namespace native

@@ -5,6 +5,7 @@
 // bounds, same values per thread, same binning expression, so the counts agree
 // exactly. The shared_atomic kernel is in histogram_shared.cuh (the tuner's too).
 #include <scratchkit/detail/histogram/plan.hpp>
+#include <scratchkit/detail/histogram/native.hpp>
 #include <scratchkit/native/cuda.hpp>
 
 #include "check.cuh"
@@ -67,11 +68,11 @@ void histogram_impl(HistogramVariant v, const T* values, std::size_t n, double l
   if (given && !plan_fits(v, hb.bins, *given))
     throw ShapeError("scratchkit::native::cuda::histogram: the plan given is not a plan of variant " +
                      std::string(name(v)) + " over " + std::to_string(hb.bins) + " bins");
-  const detail::DeviceFill f = detail::device_fill();
+  const sk::DeviceLimits f = detail::device_limits();
   sk::HistogramDevice d;
   d.fill_blocks     = f.blocks(BS);
-  d.sms             = f.sms;
-  d.threads_per_sm  = f.threads_per_sm;
+  d.sms             = f.sm_count;
+  d.threads_per_sm  = f.max_threads_per_sm;
   d.shared_per_sm   = f.shared_per_sm;
   d.max_block_bytes = sk::histogram_native_shared_max(f.shared_per_block);
   // One choice for both twins: the caller's plan (the layer's, on Backend::native), or the same planner here.
@@ -112,6 +113,8 @@ void histogram(HistogramVariant v, const std::int32_t* values, std::size_t n, do
   histogram_impl(v, values, n, lo, hi, counts, bins, stream, nullptr);
 }
 
+namespace detail {
+
 void histogram(HistogramVariant v, const float* values, std::size_t n, double lo, double hi, std::uint32_t* counts,
                int bins, void* stream, const sk::HistogramPlan& plan) {
   histogram_impl(v, values, n, lo, hi, counts, bins, stream, &plan);
@@ -124,6 +127,8 @@ void histogram(HistogramVariant v, const std::int32_t* values, std::size_t n, do
                std::uint32_t* counts, int bins, void* stream, const sk::HistogramPlan& plan) {
   histogram_impl(v, values, n, lo, hi, counts, bins, stream, &plan);
 }
+
+}  // namespace detail
 
 }  // namespace cuda
 }  // namespace native

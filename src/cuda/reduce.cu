@@ -33,7 +33,7 @@ constexpr int MIN_B     = sk::reduce_min_blocks;      // tree: launch bounds, bl
 constexpr int PER_BLOCK = sk::reduce_per_block;       // tree: elements per block and pass
 
 template <class T, ReduceOp Op>
-using R = detail::Reduce<T, Op>;
+using R = sk::Reducer<T, Op>;
 
 template <class T, ReduceOp Op>
 __global__ void __launch_bounds__(BS, MIN_B)
@@ -82,8 +82,8 @@ T run(ReduceVariant v, const T* x, std::size_t n, cudaStream_t s) {
   if (v != ReduceVariant::tree && v != ReduceVariant::grid_stride_atomic && v != ReduceVariant::warp_shuffle)
     throw UnsupportedError(std::string("scratchkit::native::cuda::reduce: unknown variant ") + name(v));
   if (n == 0) return R<T, Op>::identity();
-  const detail::DeviceFill f = detail::device_fill();
-  const long long fill       = sk::reduce_fill<Bk>(f.blocks(Bk::threads), f.sms);  // the layer's reduce_device_fill
+  const sk::DeviceLimits f = detail::device_limits();
+  const long long fill     = sk::reduce_fill<Bk>(f.blocks(Bk::threads), f.sm_count);  // the layer's reduce_device_fill
   Workspace& ws              = workspace();
   std::lock_guard<std::mutex> lock(ws.mutex);
   T* res = nullptr;

@@ -12,7 +12,6 @@
 #include "check.cuh"
 
 #include <cuda_runtime.h>
-#include <cuda/std/limits>
 
 #include <cstddef>
 #include <cstdint>
@@ -24,28 +23,8 @@ namespace detail {
 
 constexpr int reduce_warp = 32;
 
-// The operator as a type (layer: scratchkit::detail::Reducer).
-template <class T, ReduceOp Op>
-struct Reduce {
-  __device__ static T apply(T a, T b) {
-    if constexpr (Op == ReduceOp::sum) {
-      return a + b;
-    } else if constexpr (Op == ReduceOp::min) {
-      return b < a ? b : a;
-    } else {
-      return a < b ? b : a;
-    }
-  }
-  __host__ __device__ static T identity() {
-    if constexpr (Op == ReduceOp::sum) {
-      return T(0);
-    } else if constexpr (Op == ReduceOp::min) {
-      return ::cuda::std::numeric_limits<T>::max();
-    } else {
-      return ::cuda::std::numeric_limits<T>::lowest();
-    }
-  }
-};
+// The operator as a type: the layer's (include/scratchkit/detail/reduce/stream.hpp).
+using scratchkit::detail::Reducer;
 
 // Atomic combine of v into *dst.
 template <ReduceOp Op>
@@ -79,7 +58,7 @@ __device__ inline void atomic_combine_real(T* dst, T v) {
     Bits old   = *p;
     for (;;) {
       const T cur = from_bits(old, T{});
-      const T nxt = Reduce<T, Op>::apply(cur, v);
+      const T nxt = Reducer<T, Op>::apply(cur, v);
       if (to_bits(nxt) == old) return;  // no change
       const Bits seen = atomicCAS(p, old, to_bits(nxt));
       if (seen == old) return;
@@ -98,7 +77,7 @@ __device__ inline void atomic_combine(double* dst, double v) { atomic_combine_re
 // head (before) and tail (after); the lanes combined as a tree.
 template <class T, ReduceOp Op, class Bk>
 __device__ __forceinline__ T reduce_thread(const T* x, std::size_t n, std::size_t head) {
-  using Rd        = Reduce<T, Op>;
+  using Rd        = Reducer<T, Op>;
   using Src       = scratchkit::detail::ReducePtrSource<T, Bk::load>;
   constexpr int V = Src::width;
   T acc[V];
@@ -120,7 +99,7 @@ template <class T, ReduceOp Op, int BS>
 __device__ __forceinline__ void block_tree(T* s) {
   const int t = threadIdx.x;
   for (int w = BS / 2; w > 0; w >>= 1) {
-    if (t < w) s[t] = Reduce<T, Op>::apply(s[t], s[t + w]);
+    if (t < w) s[t] = Reducer<T, Op>::apply(s[t], s[t + w]);
     __syncthreads();
   }
 }
@@ -129,7 +108,7 @@ template <class T, ReduceOp Op>
 __device__ __forceinline__ T warp_tree(T x) {
   for (int off = reduce_warp / 2; off > 0; off >>= 1) {
     const T y = __shfl_down_sync(0xffffffffu, x, off);
-    x         = Reduce<T, Op>::apply(x, y);  // threads a multiple of 32: every lane + off exists
+    x         = Reducer<T, Op>::apply(x, y);  // threads a multiple of 32: every lane + off exists
   }
   return x;
 }
@@ -158,7 +137,7 @@ __global__ void __launch_bounds__(Bk::threads, Bk::min_blocks)
   if (t % W == 0) s[t / W] = acc;
   __syncthreads();
   if (t < W) {
-    T v = t < BS / W ? s[t] : Reduce<T, Op>::identity();
+    T v = t < BS / W ? s[t] : Reducer<T, Op>::identity();
     v   = warp_tree<T, Op>(v);
     if (t == 0) out[blockIdx.x] = v;
   }
@@ -196,7 +175,7 @@ T* launch_reduce_warp(const T* x, std::size_t n, int grid, char* ws, cudaStream_
 // blocks, into *res (16-byte aligned device slot; set to the identity here).
 template <class T, ReduceOp Op, class Bk>
 void launch_reduce_atomic(const T* x, std::size_t n, int grid, T* res, cudaStream_t s) {
-  const T id = Reduce<T, Op>::identity();  // pageable source: staged before the call returns
+  const T id = Reducer<T, Op>::identity();  // pageable source: staged before the call returns
   SCRATCHKIT_CUDA_CHECK(cudaMemcpyAsync(res, &id, sizeof(T), cudaMemcpyHostToDevice, s));
   reduce_atomic_kernel<T, Op, Bk><<<grid, Bk::threads, 0, s>>>(x, n, scratchkit::detail::head_to_16(x, n), res);
   SCRATCHKIT_CUDA_CHECK_LAUNCH("reduce_grid_stride_atomic");

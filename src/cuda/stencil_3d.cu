@@ -2,6 +2,7 @@
 // 3-D 7-point stencil by hand in CUDA with __shared__: the twin of include/scratchkit/kernels/stencil_3d.hpp.
 // Same blocks, same thread-to-point mapping, same summation order, so results agree bit for bit.
 #include <scratchkit/detail/stencil_3d/pick.hpp>
+#include <scratchkit/detail/stencil_3d/native.hpp>
 #include <scratchkit/detail/stencil_3d/z_streaming.hpp>
 #include <scratchkit/native/cuda.hpp>
 
@@ -130,6 +131,9 @@ void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, i
                     double c1, void* stream) {
   stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream, nullptr);
 }
+
+namespace detail {
+
 void stencil_3d_7pt(Stencil3DVariant v, const float* in, float* out, int nz, int ny, int nx, float c0, float c1,
                     void* stream, const scratchkit::detail::Stencil3DPick& pick) {
   stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream, &pick);
@@ -138,6 +142,8 @@ void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, i
                     double c1, void* stream, const scratchkit::detail::Stencil3DPick& pick) {
   stencil_impl(v, in, out, nz, ny, nx, c0, c1, stream, &pick);
 }
+
+}  // namespace detail
 
 }  // namespace cuda
 }  // namespace native

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// 16-byte vector loads and the device fill query for the native streaming kernels
-// (reduce, histogram): the twin of include/scratchkit/detail/vector_load.hpp.
+// 16-byte vector loads for the native streaming kernels (reduce, histogram): the twin of
+// include/scratchkit/detail/vector_load.hpp (the device's limits: check.cuh).
 #pragma once
 
 #include "check.cuh"
@@ -11,8 +11,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <type_traits>
 
 namespace scratchkit {
@@ -70,39 +68,6 @@ __device__ __forceinline__ void stream_lanes(const T* __restrict__ x, std::size_
     for (int j = 0; j < V; ++j)
       if (t0 + static_cast<std::size_t>(j) < n) f(j, x[t0 + j]);
   }
-}
-
-// The current device's SM count, threads and shared memory per SM and per
-// block, queried once per device (the layer queries the same attributes).
-struct DeviceFill {
-  long long sms            = 0;
-  long long threads_per_sm = 0;
-  std::size_t shared_per_sm    = 0;
-  std::size_t shared_per_block = 0;
-  long long blocks(int block) const {
-    const long long b = sms * (threads_per_sm / block);
-    return b > 0 ? b : 1;
-  }
-};
-
-inline DeviceFill device_fill() {
-  static std::mutex m;
-  static std::map<int, DeviceFill> cache;
-  int dev = 0;
-  SCRATCHKIT_CUDA_CHECK(cudaGetDevice(&dev));
-  std::lock_guard<std::mutex> lock(m);
-  auto it = cache.find(dev);
-  if (it != cache.end()) return it->second;
-  int sms = 0, tps = 0, spsm = 0, spb = 0;
-  SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&tps, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-  SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&spsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-  SCRATCHKIT_CUDA_CHECK(cudaDeviceGetAttribute(&spb, cudaDevAttrMaxSharedMemoryPerBlock, dev));
-  DeviceFill f;
-  f.sms = sms, f.threads_per_sm = tps, f.shared_per_sm = static_cast<std::size_t>(spsm);
-  f.shared_per_block = static_cast<std::size_t>(spb);
-  cache.emplace(dev, f);
-  return f;
 }
 
 }  // namespace detail

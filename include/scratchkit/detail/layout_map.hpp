@@ -158,18 +158,6 @@ void require_distinct_elements(const V& v, const char* kernel, const char* name)
   }
 }
 
-/// Calls f(views...) with the rank-1 Views v... as KernelViews: all LayoutRight
-/// when every one is contiguous (any layout), all LayoutStride otherwise (the
-/// kernels still read a contiguous one through its pointer, vector_load.hpp).
-template <class F, class... V>
-void map_layouts_1d(F&& f, const V&... v) {
-  static_assert(((V::rank == 1) && ...), "map_layouts_1d: rank-1 Views");
-  if ((is_dense_order<false>(v) && ...))
-    f(MappedView<V, Kokkos::LayoutRight>(v.data(), v.extent(0))...);
-  else
-    f(strided_view<false>(v)...);
-}
-
 /// Calls f(reversed, views...) with the Views v... mapped onto the row-major
 /// kernels (the cases in this file's comment): `reversed` is
 /// std::true_type when the mapped Views have their axes reversed (the
@@ -178,7 +166,9 @@ void map_layouts_1d(F&& f, const V&... v) {
 /// contiguous column-major throw UnsupportedError naming each View's strides
 /// (names: the argument names, in the order of v...). The mapped Views are
 /// always unmanaged KernelViews (LayoutRight or LayoutStride) of V's memory
-/// space, whatever V's traits.
+/// space, whatever V's traits. Rank-1 Views map onto LayoutRight when every one is contiguous,
+/// onto LayoutStride otherwise (the kernels still read a contiguous one through its pointer,
+/// vector_load.hpp); `reversed` is then always false.
 template <class F, class... V>
 void map_layouts(const char* kernel, Backend backend, const std::array<const char*, sizeof...(V)>& names, F&& f,
                  const V&... v) {

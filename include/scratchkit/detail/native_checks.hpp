@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/// Checks before handing Kokkos Views to a native CUDA kernel (internal), without any kernel's
-/// declarations: a kernel's layer includes these and its own native header only.
+/// Checks before handing Kokkos Views to a native CUDA kernel, and the native branch every kernel's
+/// entry point takes (internal), without any kernel's declarations: a kernel's layer includes these
+/// and its own native header only.
 #pragma once
 
 #include <scratchkit/config.hpp>
@@ -8,6 +9,8 @@
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/errors.hpp>
 
+#include <array>
+#include <cstddef>
 #include <sstream>
 #include <string>
 
@@ -65,6 +68,22 @@ void require_native_view(const View& v, const char* kernel, const char* arg) {
        << " contiguous (row- or column-major, docs/layouts.md) and in CUDA-accessible memory";
     throw UnsupportedError(os.str());
   }
+}
+
+/// The Backend::native branch of a kernel's entry point: exec and the Views v... (names: their
+/// argument names) checked for the twin, then f(stream) calls it. f takes `auto`, so that builds
+/// without the native kernels never instantiate the call.
+template <class ExecSpace, class F, class... V>
+void native_run(const ExecSpace& exec, const char* kernel, const std::array<const char*, sizeof...(V)>& names,
+                const F& f, const V&... v) {
+  void* stream  = native_stream(exec, kernel);
+  std::size_t i = 0;
+  (require_native_view(v, kernel, names[i++]), ...);
+#if SCRATCHKIT_HAS_NATIVE_CUDA
+  f(stream);
+#else
+  (void)stream, (void)f;
+#endif
 }
 
 }  // namespace detail

@@ -4,6 +4,8 @@
 
 // No Kokkos here: the native twins (tests/checker_twins.cu) check this formula
 // against cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+#include <scratchkit/detail/device_limits.hpp>
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -24,35 +26,6 @@ inline const char* limiter_name(OccupancyLimiter l) {
     default: return "nothing";
   }
 }
-
-/// An SM's limits (cudaDeviceProp's fields of the same meaning).
-struct DeviceLimits {
-  std::string name = "?";
-  int cc_major = 0, cc_minor = 0;
-  int sm_count = 0;
-  int max_threads_per_sm = 0;
-  int max_blocks_per_sm = 0;
-  int max_threads_per_block = 1024;
-  int regs_per_sm = 0;
-  std::size_t shared_per_sm = 0;              ///< the largest carveout
-  std::size_t shared_per_block_optin = 0;     ///< a block's limit with the opt-in
-  std::size_t reserved_shared_per_block = 0;  ///< what the driver keeps in each block's shared memory (1 KB since sm_80)
-
-  /// An H100 SXM (sm_90): the limits of CUDA 12/13's cudaDeviceProp.
-  static DeviceLimits h100() {
-    DeviceLimits d;
-    d.name = "NVIDIA H100 (sm_90)";
-    d.cc_major = 9, d.cc_minor = 0;
-    d.sm_count = 132;
-    d.max_threads_per_sm = 2048;
-    d.max_blocks_per_sm = 32;
-    d.regs_per_sm = 65536;
-    d.shared_per_sm = 228 * 1024;
-    d.shared_per_block_optin = 227 * 1024;
-    d.reserved_shared_per_block = 1024;
-    return d;
-  }
-};
 
 /// One kernel launch's demands.
 struct OccupancyInput {

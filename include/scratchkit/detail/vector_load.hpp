@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/// 16-byte vector loads of rank-1 Views for the streaming kernels (reduce, histogram), and a device fill query.
+/// 16-byte vector loads of rank-1 Views for the streaming kernels (reduce, histogram), and an execution space's device limits.
 #pragma once
 
 #include <scratchkit/detail/grid_stride.hpp>
 #include <scratchkit/detail/macros.hpp>
 #include <scratchkit/detail/backend.hpp>
+#include <scratchkit/detail/device_limits.hpp>
 #include <scratchkit/detail/load16.hpp>
-#include <scratchkit/errors.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <mutex>
-#include <string>
 #include <type_traits>
 
 namespace scratchkit {
@@ -62,55 +59,18 @@ void with_source(const XView& x, const F& f) {
   }
 }
 
-/// What fills a device once: its SM count, threads and shared memory per SM
-/// (queried once per CUDA device and cached). Host backends: sms = 0 and
-/// threads_per_sm = the concurrency.
-struct DeviceFill {
-  long long sms            = 0;
-  long long threads_per_sm = 0;
-  std::size_t shared_per_sm    = 0;
-  std::size_t shared_per_block = 0;
-  /// Blocks of `block` threads resident at once when threads are the only limit.
-  long long blocks(int block) const {
-    const long long b = sms > 0 ? sms * (threads_per_sm / block) : threads_per_sm;
-    return b > 0 ? b : 1;
-  }
-};
-
-#if defined(KOKKOS_ENABLE_CUDA)
-/// cudaDeviceGetAttribute for `device`, cached (the native twins query the same attributes).
-inline DeviceFill cuda_device_fill(int device) {
-  static std::mutex m;
-  static std::map<int, DeviceFill> cache;
-  std::lock_guard<std::mutex> lock(m);
-  auto it = cache.find(device);
-  if (it != cache.end()) return it->second;
-  int sms = 0, tps = 0, spsm = 0, spb = 0;
-  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&tps, cudaDevAttrMaxThreadsPerMultiProcessor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&spsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&spb, cudaDevAttrMaxSharedMemoryPerBlock, device) != cudaSuccess)
-    throw Error("scratchkit: cudaDeviceGetAttribute failed for device " + std::to_string(device));
-  DeviceFill f;
-  f.sms = sms, f.threads_per_sm = tps, f.shared_per_sm = static_cast<std::size_t>(spsm);
-  f.shared_per_block = static_cast<std::size_t>(spb);
-  cache.emplace(device, f);
-  return f;
-}
-#endif
-
-/// The DeviceFill of exec: the CUDA device's attributes; other GPU backends:
-/// their concurrency as the threads of one "SM" of unknown shared memory;
-/// host backends: sms = 0, threads_per_sm = the concurrency.
+/// The DeviceLimits of exec (detail/device_limits.hpp): the CUDA device's (queried once and cached);
+/// other GPU backends: their concurrency as the threads of one "SM" of unknown shared memory; host
+/// backends: sm_count = 0, max_threads_per_sm = the concurrency.
 template <class ExecSpace>
-DeviceFill device_fill(const ExecSpace& exec) {
+DeviceLimits device_limits(const ExecSpace& exec) {
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return cuda_device_fill(exec.cuda_device());
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return cuda_device_limits(exec.cuda_device());
 #endif
-  DeviceFill f;
-  f.sms            = is_gpu_space<ExecSpace>::value ? 1 : 0;
-  f.threads_per_sm = exec.concurrency();
-  return f;
+  DeviceLimits d;
+  d.sm_count           = is_gpu_space<ExecSpace>::value ? 1 : 0;
+  d.max_threads_per_sm = static_cast<int>(exec.concurrency());
+  return d;
 }
 
 }  // namespace detail

@@ -22,14 +22,9 @@ void tile_scan(const ExecSpace& exec, ScanKind kind, const InView& in, const Out
   detail::require_tile_views(in, out, in.extent(0), "tile_scan");
   if (kind != ScanKind::inclusive && kind != ScanKind::exclusive)
     throw UnsupportedError("scratchkit::tile_scan: unknown scan kind");
-  if (backend == Backend::native) {
-    detail::with_tile_shape(threads, items, "tile_scan", [](auto, auto) {});
-    return detail::tile_native(exec, in, out, "tile_scan", [&](auto stream) {
-      native::cuda::tile_scan(kind, in.data(), out.data(), in.extent(0), threads, items, stream);
-    });
-  }
-  detail::map_layouts_1d([&](const auto& i, const auto& o) {
-    detail::tile_scan_run(exec, kind, detail::const_view(i), o, threads, items);
+  detail::with_tile_shape(threads, items, "tile_scan", [](auto, auto) {});
+  detail::map_layouts("tile_scan", backend, {"in", "out"}, [&](auto, const auto& i, const auto& o) {
+    detail::tile_scan_run(exec, kind, detail::const_view(i), o, threads, items, backend);
   }, in, out);
 }
 
@@ -48,12 +43,8 @@ void tile_reduce(const ExecSpace& exec, const InView& in, const OutView& out, in
   });
   detail::require_tile_views(in, out, static_cast<std::size_t>(detail::tile_count(in.extent(0), tile)),
                              "tile_reduce");
-  if (backend == Backend::native)
-    return detail::tile_native(exec, in, out, "tile_reduce", [&](auto stream) {
-      native::cuda::tile_reduce(in.data(), out.data(), in.extent(0), threads, items, stream);
-    });
-  detail::map_layouts_1d([&](const auto& i, const auto& o) {
-    detail::tile_reduce_run(exec, detail::const_view(i), o, threads, items);
+  detail::map_layouts("tile_reduce", backend, {"in", "out"}, [&](auto, const auto& i, const auto& o) {
+    detail::tile_reduce_run(exec, detail::const_view(i), o, threads, items, backend);
   }, in, out);
 }
 
@@ -69,12 +60,8 @@ void tile_warp_scan(const ExecSpace& exec, const InView& in, const OutView& out,
                     Backend backend = Backend::layer) {
   detail::require_tile_views(in, out, in.extent(0), "tile_warp_scan");
   detail::with_warp_block(threads, "tile_warp_scan", [](auto) {});
-  if (backend == Backend::native)
-    return detail::tile_native(exec, in, out, "tile_warp_scan", [&](auto stream) {
-      native::cuda::tile_warp_scan(in.data(), out.data(), in.extent(0), threads, stream);
-    });
-  detail::map_layouts_1d([&](const auto& i, const auto& o) {
-    detail::tile_warp_scan_run(exec, detail::const_view(i), o, threads);
+  detail::map_layouts("tile_warp_scan", backend, {"in", "out"}, [&](auto, const auto& i, const auto& o) {
+    detail::tile_warp_scan_run(exec, detail::const_view(i), o, threads, backend);
   }, in, out);
 }
 
@@ -92,14 +79,9 @@ void tile_exchange(const ExecSpace& exec, ExchangeVariant v, const InView& in, c
   detail::require_tile_views(in, out, in.extent(0), "tile_exchange");
   if (v != ExchangeVariant::warp_transpose && v != ExchangeVariant::transpose)
     throw UnsupportedError("scratchkit::tile_exchange: unknown exchange variant");
-  if (backend == Backend::native) {
-    detail::with_tile_shape(threads, items, "tile_exchange", [](auto, auto) {});
-    return detail::tile_native(exec, in, out, "tile_exchange", [&](auto stream) {
-      native::cuda::tile_exchange(v, in.data(), out.data(), in.extent(0), threads, items, stream);
-    });
-  }
-  detail::map_layouts_1d([&](const auto& i, const auto& o) {
-    detail::tile_exchange_run(exec, v, detail::const_view(i), o, threads, items);
+  detail::with_tile_shape(threads, items, "tile_exchange", [](auto, auto) {});
+  detail::map_layouts("tile_exchange", backend, {"in", "out"}, [&](auto, const auto& i, const auto& o) {
+    detail::tile_exchange_run(exec, v, detail::const_view(i), o, threads, items, backend);
   }, in, out);
 }
 

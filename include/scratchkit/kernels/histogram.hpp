@@ -41,30 +41,9 @@ void histogram(const ExecSpace& exec, HistogramVariant variant, const ValuesView
   static_assert(std::is_same<typename CountsView::value_type, std::uint32_t>::value,
                 "scratchkit::histogram: counts must be a View of (non-const) std::uint32_t");
   const auto hb = detail::histogram_bins<T>(lo, hi, counts.extent(0), "scratchkit::histogram");
-  const std::size_t n = values.extent(0);
   detail::require_distinct_elements(counts, "histogram", "counts");
-  if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "histogram");
-    detail::require_native_view(values, "histogram", "values");
-    detail::require_native_view(counts, "histogram", "counts");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    // The layer's plan on exec, so that both twins launch the same blocks (detail::histogram_plan).
-    if (variant == HistogramVariant::global_atomic || variant == HistogramVariant::shared_atomic)
-      native::cuda::histogram(variant, values.data(), n, lo, hi, counts.data(), hb.bins, stream,
-                              detail::histogram_layer_plan(exec, variant, n, hb.bins));
-    else
-      native::cuda::histogram(variant, values.data(), n, lo, hi, counts.data(), hb.bins, stream);
-#else
-    (void)stream;
-#endif
-    return;
-  }
-  if (variant != HistogramVariant::global_atomic && variant != HistogramVariant::shared_atomic)
-    throw UnsupportedError(std::string("scratchkit::histogram: variant ") + name(variant) +
-                           " is not implemented on the layer");
-  const auto plan = detail::histogram_layer_plan(exec, variant, n, hb.bins);  // may throw: before any launch
-  detail::map_layouts_1d([&](const auto& v, const auto& c) {
-    detail::histogram_layer_run(exec, variant, detail::const_view(v), hb, c, plan);
+  detail::map_layouts("histogram", backend, {"values", "counts"}, [&](auto, const auto& v, const auto& c) {
+    detail::histogram_run(exec, variant, detail::const_view(v), lo, hi, hb, c, backend);
   }, values, counts);
 }
 

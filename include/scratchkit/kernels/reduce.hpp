@@ -89,18 +89,9 @@ typename XView::non_const_value_type reduce(const ExecSpace& exec, ReduceVariant
       variant != ReduceVariant::warp_shuffle)
     throw UnsupportedError(std::string("scratchkit::reduce: unknown variant ") + name(variant));
   T result{};
-  if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "reduce");
-    detail::require_native_view(x, "reduce", "x");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    result = native::cuda::reduce(variant, op, x.data(), x.extent(0), stream);
-#else
-    (void)stream;
-#endif
-    return result;
-  }
-  detail::map_layouts_1d([&](const auto& xv) { result = detail::reduce_run(exec, variant, op, detail::const_view(xv)); },
-                         x);
+  detail::map_layouts("reduce", backend, {"x"}, [&](auto, const auto& xv) {
+    result = detail::reduce_run(exec, variant, op, detail::const_view(xv), backend);
+  }, x);
   return result;
 }
 

@@ -47,21 +47,9 @@ void stencil_1d(const ExecSpace& exec, Stencil1DVariant variant, const InView& i
     throw ShapeError(os.str());
   }
   detail::require_distinct_elements(out, "stencil_1d", "out");
-  if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "stencil_1d");
-    detail::require_native_view(in, "stencil_1d", "in");
-    detail::require_native_view(w, "stencil_1d", "w");
-    detail::require_native_view(out, "stencil_1d", "out");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    native::cuda::stencil_1d(variant, in.data(), w.data(), static_cast<int>((w.extent(0) - 1) / 2), out.data(),
-                             static_cast<int>(in.extent(0)), stream);
-#else
-    (void)stream;
-#endif
-    return;
-  }
-  detail::map_layouts_1d([&](const auto& i, const auto& wv, const auto& o) {
-    detail::stencil_1d_run(exec, variant, detail::const_view(i), detail::const_view(wv), o);
+  detail::map_layouts("stencil_1d", backend, {"in", "w", "out"}, [&](auto, const auto& i, const auto& wv,
+                                                                     const auto& o) {
+    detail::stencil_1d_run(exec, variant, detail::const_view(i), detail::const_view(wv), o, backend);
   }, in, w, out);
 }
 

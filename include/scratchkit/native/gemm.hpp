@@ -5,11 +5,11 @@
 /// (nullptr: the default stream); asynchronous unless a value is returned.
 /// Errors throw scratchkit::Error. Defined only when SCRATCHKIT_HAS_NATIVE_CUDA is 1.
 /// The device code both twins run is in scratchkit/detail/gemm/, the blockings
-/// a default call runs in scratchkit/tuning/gemm.hpp.
+/// a default call runs in scratchkit/tuning/gemm.hpp; the overload that runs the
+/// layer's pick (Backend::native's) is internal: detail/gemm/native.hpp.
 #pragma once
 
 #include <scratchkit/config.hpp>
-#include <scratchkit/detail/gemm/pick.hpp>
 #include <scratchkit/variants.hpp>
 
 namespace scratchkit {
@@ -24,16 +24,6 @@ void gemm(GemmVariant v, int M, int N, int K, float alpha, const float* A, const
           void* stream = nullptr);
 void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, const double* B, double beta,
           double* C, void* stream = nullptr);
-/// The same, register_blocked running `pick` (the other variants ignore it):
-/// scratchkit::gemm passes the layer's pick (detail::gemm_layer_pick), so that
-/// Backend::native runs the layer's blocking and split and the twins agree bit
-/// for bit on any launch path. Throws Error for a pick the type has no
-/// blocking for, or a split plan that does not cover K.
-void gemm(GemmVariant v, int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C,
-          void* stream, const scratchkit::detail::GemmPick& pick);
-void gemm(GemmVariant v, int M, int N, int K, double alpha, const double* A, const double* B, double beta,
-          double* C, void* stream, const scratchkit::detail::GemmPick& pick);
-
 }  // namespace cuda
 }  // namespace native
 }  // namespace scratchkit

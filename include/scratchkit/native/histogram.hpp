@@ -4,11 +4,11 @@
 /// Device pointers, row-major contiguous arrays; `stream` is a cudaStream_t
 /// (nullptr: the default stream); asynchronous unless a value is returned.
 /// Errors throw scratchkit::Error. Defined only when SCRATCHKIT_HAS_NATIVE_CUDA is 1.
-/// The code both twins run is in scratchkit/detail/histogram/plan.hpp.
+/// The code both twins run is in scratchkit/detail/histogram/plan.hpp; the overload
+/// that runs the layer's plan (Backend::native's) is internal: detail/histogram/native.hpp.
 #pragma once
 
 #include <scratchkit/config.hpp>
-#include <scratchkit/detail/histogram/plan.hpp>
 #include <scratchkit/variants.hpp>
 
 #include <cstddef>
@@ -29,17 +29,6 @@ void histogram(HistogramVariant v, const double* values, std::size_t n, double l
                std::uint32_t* counts, int bins, void* stream = nullptr);
 void histogram(HistogramVariant v, const std::int32_t* values, std::size_t n, double lo, double hi,
                std::uint32_t* counts, int bins, void* stream = nullptr);
-
-/// As above with the launch plan chosen by the caller (scratchkit::detail::histogram_plan, the one
-/// choice of both twins: the layer's Backend::native passes its own); the overloads without one plan
-/// with the device's own limits. Throws ShapeError where `plan` is not a plan for v and bins, and
-/// LaunchError where its shared memory exceeds the device's.
-void histogram(HistogramVariant v, const float* values, std::size_t n, double lo, double hi, std::uint32_t* counts,
-               int bins, void* stream, const scratchkit::detail::HistogramPlan& plan);
-void histogram(HistogramVariant v, const double* values, std::size_t n, double lo, double hi,
-               std::uint32_t* counts, int bins, void* stream, const scratchkit::detail::HistogramPlan& plan);
-void histogram(HistogramVariant v, const std::int32_t* values, std::size_t n, double lo, double hi,
-               std::uint32_t* counts, int bins, void* stream, const scratchkit::detail::HistogramPlan& plan);
 
 }  // namespace cuda
 }  // namespace native

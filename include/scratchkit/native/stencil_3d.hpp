@@ -4,11 +4,11 @@
 /// Device pointers, row-major contiguous arrays; `stream` is a cudaStream_t
 /// (nullptr: the default stream); asynchronous unless a value is returned.
 /// Errors throw scratchkit::Error. Defined only when SCRATCHKIT_HAS_NATIVE_CUDA is 1.
-/// The code both twins run is in scratchkit/detail/stencil_3d/z_streaming.hpp.
+/// The code both twins run is in scratchkit/detail/stencil_3d/z_streaming.hpp; the
+/// overload that runs the layer's pick (Backend::native's) is internal: detail/stencil_3d/native.hpp.
 #pragma once
 
 #include <scratchkit/config.hpp>
-#include <scratchkit/detail/stencil_3d/pick.hpp>
 #include <scratchkit/variants.hpp>
 
 namespace scratchkit {
@@ -25,15 +25,6 @@ void stencil_3d_7pt(Stencil3DVariant v, const float* in, float* out, int nz, int
                     void* stream = nullptr);
 void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, int ny, int nx, double c0,
                     double c1, void* stream = nullptr);
-/// The same, z_streaming running `pick` (tile_2d_halo ignores it):
-/// scratchkit::stencil_3d_7pt passes the layer's pick
-/// (detail::stencil3d_zs_layer_pick), so that Backend::native runs the
-/// layer's shape on any launch path.
-void stencil_3d_7pt(Stencil3DVariant v, const float* in, float* out, int nz, int ny, int nx, float c0, float c1,
-                    void* stream, const scratchkit::detail::Stencil3DPick& pick);
-void stencil_3d_7pt(Stencil3DVariant v, const double* in, double* out, int nz, int ny, int nx, double c0,
-                    double c1, void* stream, const scratchkit::detail::Stencil3DPick& pick);
-
 }  // namespace cuda
 }  // namespace native
 }  // namespace scratchkit

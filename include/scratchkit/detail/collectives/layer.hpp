@@ -27,10 +27,11 @@
 #include <scratchkit/detail/collectives/tile_shape.hpp>
 #include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/macros.hpp>
-#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/native_checks.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/variants.hpp>
 #include <scratchkit/launch.hpp>
+#include <scratchkit/native/collectives.hpp>
 
 #include <cstdint>
 #include <cstdlib>
@@ -132,21 +133,6 @@ void require_tile_views(const InView& in, const OutView& out, std::size_t out_ex
     os << "scratchkit::" << kernel << ": " << in.extent(0) << " elements: more tiles than a grid holds";
     throw ShapeError(os.str());
   }
-}
-
-/// Backend::native: exec, in and out checked for the native twin, then
-/// f(stream) calls it (never instantiated in builds without native CUDA).
-template <class ExecSpace, class InView, class OutView, class F>
-void tile_native(const ExecSpace& exec, const InView& in, const OutView& out, const char* kernel, const F& f) {
-  void* stream = native_stream(exec, kernel);
-  require_native_view(in, kernel, "in");
-  require_native_view(out, kernel, "out");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-  f(stream);
-#else
-  (void)stream;
-  (void)f;
-#endif
 }
 
 template <int BS, int I, bool Inclusive, class ExecSpace, class InView, class OutView>
@@ -280,10 +266,16 @@ void tile_exchange_layer(const ExecSpace& exec, const InView& in, const OutView&
   });
 }
 
-/// The tile kernels' entry points on the layer: the Views mapped by the public calls (detail/eti.hpp).
+/// The tile kernels' entry points (detail/eti.hpp): the Views mapped by the public calls onto
+/// row-major ones, arguments (the shapes too) checked there; the native branch is here, compiled
+/// once in the library's units.
 template <class ExecSpace, class InView, class OutView>
 void tile_scan_run(const ExecSpace& exec, ScanKind kind, const InView& in, const OutView& out, int threads,
-                   int items) {
+                   int items, Backend backend) {
+  if (backend == Backend::native)
+    return native_run(exec, "tile_scan", {"in", "out"}, [&](auto stream) {
+      native::cuda::tile_scan(kind, in.data(), out.data(), in.extent(0), threads, items, stream);
+    }, in, out);
   with_tile_shape(threads, items, "tile_scan", [&](auto bs, auto it) {
     if (in.extent(0) == 0) return;
     if (kind == ScanKind::inclusive)
@@ -293,14 +285,23 @@ void tile_scan_run(const ExecSpace& exec, ScanKind kind, const InView& in, const
   });
 }
 template <class ExecSpace, class InView, class OutView>
-void tile_reduce_run(const ExecSpace& exec, const InView& in, const OutView& out, int threads, int items) {
+void tile_reduce_run(const ExecSpace& exec, const InView& in, const OutView& out, int threads, int items,
+                     Backend backend) {
+  if (backend == Backend::native)
+    return native_run(exec, "tile_reduce", {"in", "out"}, [&](auto stream) {
+      native::cuda::tile_reduce(in.data(), out.data(), in.extent(0), threads, items, stream);
+    }, in, out);
   with_tile_shape(threads, items, "tile_reduce", [&](auto bs, auto it) {
     if (in.extent(0) == 0) return;
     tile_reduce_layer<decltype(bs)::value, decltype(it)::value>(exec, in, out);
   });
 }
 template <class ExecSpace, class InView, class OutView>
-void tile_warp_scan_run(const ExecSpace& exec, const InView& in, const OutView& out, int threads) {
+void tile_warp_scan_run(const ExecSpace& exec, const InView& in, const OutView& out, int threads, Backend backend) {
+  if (backend == Backend::native)
+    return native_run(exec, "tile_warp_scan", {"in", "out"}, [&](auto stream) {
+      native::cuda::tile_warp_scan(in.data(), out.data(), in.extent(0), threads, stream);
+    }, in, out);
   with_warp_block(threads, "tile_warp_scan", [&](auto bs) {
     if (in.extent(0) == 0) return;
     tile_warp_scan_layer<decltype(bs)::value>(exec, in, out);
@@ -308,7 +309,11 @@ void tile_warp_scan_run(const ExecSpace& exec, const InView& in, const OutView& 
 }
 template <class ExecSpace, class InView, class OutView>
 void tile_exchange_run(const ExecSpace& exec, ExchangeVariant v, const InView& in, const OutView& out, int threads,
-                       int items) {
+                       int items, Backend backend) {
+  if (backend == Backend::native)
+    return native_run(exec, "tile_exchange", {"in", "out"}, [&](auto stream) {
+      native::cuda::tile_exchange(v, in.data(), out.data(), in.extent(0), threads, items, stream);
+    }, in, out);
   with_tile_shape(threads, items, "tile_exchange", [&](auto bs, auto it) {
     if (in.extent(0) == 0) return;
     constexpr int BS = decltype(bs)::value, I = decltype(it)::value;
@@ -330,19 +335,19 @@ void tile_exchange_run(const ExecSpace& exec, ExchangeVariant v, const InView& i
 /// The scans and the reduction are instantiated in separate units (cmake/scratchkitEti.cmake), each under a minute.
 #define SCRATCHKIT_ETI_TILE_SCAN(PREFIX, E, T, L)                                                                \
   PREFIX template void scratchkit::detail::tile_scan_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(                    \
-      const E&, scratchkit::ScanKind, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int);                            \
+      const E&, scratchkit::ScanKind, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int, scratchkit::Backend);       \
   PREFIX template void scratchkit::detail::tile_warp_scan_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(               \
-      const E&, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int);
+      const E&, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, scratchkit::Backend);
 #define SCRATCHKIT_ETI_TILE_REDUCE(PREFIX, E, T, L)                                                              \
   PREFIX template void scratchkit::detail::tile_reduce_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(                  \
-      const E&, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int);
+      const E&, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int, scratchkit::Backend);
 #define SCRATCHKIT_ETI_TILES(PREFIX, E, T, L) \
   SCRATCHKIT_ETI_TILE_SCAN(PREFIX, E, T, L)   \
   SCRATCHKIT_ETI_TILE_REDUCE(PREFIX, E, T, L)
 /// tile_exchange takes int32 and double only.
 #define SCRATCHKIT_ETI_TILE_EXCHANGE(PREFIX, E, T, L)                                                            \
   PREFIX template void scratchkit::detail::tile_exchange_run<SCRATCHKIT_ETI_TILE_ARGS(T, L, E)>(                \
-      const E&, scratchkit::ExchangeVariant, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int);
+      const E&, scratchkit::ExchangeVariant, SCRATCHKIT_ETI_TILE_VIEWS(T, L, E), int, int, scratchkit::Backend);
 #if SCRATCHKIT_ETI
 #define SCRATCHKIT_ETI_TILES_EXTERN(E, T, L) SCRATCHKIT_ETI_TILES(extern, E, T, L)
 #define SCRATCHKIT_ETI_TILE_EXCHANGE_EXTERN(E, T, L) SCRATCHKIT_ETI_TILE_EXCHANGE(extern, E, T, L)

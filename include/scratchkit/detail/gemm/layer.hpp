@@ -13,7 +13,8 @@
 #include <scratchkit/detail/layout_map.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/macros.hpp>
-#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/gemm/native.hpp>
+#include <scratchkit/detail/native_checks.hpp>
 #include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/detail/scratch_room.hpp>
@@ -294,6 +295,12 @@ LaunchParams gemm_rb_params(const GemmGrid& grid, int splits) {
 /// value as gemm_register_blocked_simt's KokkosDriver argument.
 constexpr bool gemm_simt_kokkos_driver = GemmDefaultBlocking<float>::simt_kokkos_driver;
 
+/// The launch bounds register_blocked runs blocking Blk with (NT threads, MinB blocks per SM), which its
+/// launches and the pick's room (gemm_layer_room) share: the tensor-core blockings on the layer's path
+/// (the block driver where built), the CUDA-core ones on the driver KokkosDriver names.
+template <class Blk, unsigned NT, unsigned MinB, bool KokkosDriver = gemm_simt_kokkos_driver>
+using GemmRbBounds = KokkosDriverBounds<NT, MinB, !Blk::tensor_core && KokkosDriver>;
+
 /// GemmVariant::register_blocked with blocking Blk (GemmBlocking): A^T and B
 /// slices double-buffered in shared memory, slice kt+1 loaded into registers
 /// (16-byte loads where the matrices allow) during the math on slice kt, one
@@ -331,7 +338,7 @@ void gemm_register_blocked_simt(const ExecSpace& exec, typename CV::non_const_va
   const int lg = grid.lg, nbx = ceil_div(N, Blk::BN);
   const GemmSplitK<Scalar> spk = sp;
   const LaunchParams p = gemm_rb_params<Blk, ExecSpace, ATiles, BTiles>(grid, Split ? sp.plan.splits : 1);
-  launch<KokkosDriverBounds<NT, Blk::min_blocks, KokkosDriver>, kernel_fallback<ExecSpace>>(exec, "scratchkit::gemm_register_blocked", p,
+  launch<GemmRbBounds<Blk, NT, Blk::min_blocks, KokkosDriver>, kernel_fallback<ExecSpace>>(exec, "scratchkit::gemm_register_blocked", p,
                                             KOKKOS_LAMBDA(const B_t& blk) {
     ATiles As(blk);
     BTiles Bs(blk);
@@ -441,7 +448,7 @@ void gemm_register_blocked_mma(const ExecSpace& exec, double alpha, const AV& A,
   const int lg = grid.lg, nbx = ceil_div(N, Blk::BN);
   const GemmSplitK<double> spk = sp;
   const LaunchParams p = gemm_rb_params<Blk, ExecSpace, ATiles, BTiles>(grid, Split ? sp.plan.splits : 1);
-  launch<LaunchBounds<NT, Blk::min_blocks>, kernel_fallback<ExecSpace>>(exec, "scratchkit::gemm_register_blocked", p,
+  launch<GemmRbBounds<Blk, NT, Blk::min_blocks>, kernel_fallback<ExecSpace>>(exec, "scratchkit::gemm_register_blocked", p,
                                             KOKKOS_LAMBDA(const B_t& blk) {
     ATiles As(blk);
     BTiles Bs(blk);
@@ -552,14 +559,15 @@ static_assert(scratch_room_granule == base_alignment, "detail::level0_room count
 template <class Scalar, class ExecSpace>
 GemmRoom gemm_layer_room(const ExecSpace& exec) {
   constexpr int NT = gemm_pick_threads<Scalar>();
-  using Bounds     = typename std::conditional<std::is_same<Scalar, double>::value, LaunchBounds<NT, 1>,
-                                           KokkosDriverBounds<NT, 1, gemm_simt_kokkos_driver>>::type;
-  const DeviceFill f = device_fill(exec);
+  using Bounds     = GemmRbBounds<typename GemmDefaultBlocking<Scalar>::type, NT, 1>;
+  static_assert(GemmDefaultBlocking<Scalar>::type::tensor_core == GemmDefaultBlocking<Scalar>::few_type::tensor_core,
+                "gemm_layer_room: one launch path for all of a type's blockings");
+  const DeviceLimits f = device_limits(exec);
   GemmRoom r;
   r.level0 = level0_room(level0_max<ExecSpace, Bounds>(NT));
   r.per_sm = f.shared_per_sm;
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) r.sms = static_cast<int>(f.sms);
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) r.sms = f.sm_count;
 #endif
   return r;
 }
@@ -650,21 +658,29 @@ void gemm_register_blocked_few(const ExecSpace& exec, typename CV::non_const_val
   gemm_register_blocked<Blk>(exec, alpha, A, B, beta, C);
 }
 
+/// Whether kind K is one of the FP64 tensor-core blockings compiled apart (tiny_type, small_type, large_type).
+template <GemmBlockingKind K>
+constexpr bool gemm_mma_pick_kind = K == GemmBlockingKind::tiny || K == GemmBlockingKind::small ||
+                                    K == GemmBlockingKind::large;
+
 /// The FP64 tensor-core blockings (tiny_type, small_type, large_type) of double on a GPU, apart from
 /// gemm_register_blocked_default so that the library compiles them in a unit of their own (gemm_rb_mma,
 /// cmake/scratchkitEti.cmake). False where `kind` is none of them or the call is not double on a GPU.
 template <class ExecSpace, class AV, class BV, class CV>
-bool gemm_register_blocked_mma(const ExecSpace& exec, GemmBlockingKind kind, typename CV::non_const_value_type alpha,
-                               const AV& A, const BV& B, typename CV::non_const_value_type beta, const CV& C) {
+bool gemm_register_blocked_mma_pick(const ExecSpace& exec, GemmBlockingKind kind,
+                                    typename CV::non_const_value_type alpha, const AV& A, const BV& B,
+                                    typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
   if constexpr (is_gpu_space<ExecSpace>::value && std::is_same<Scalar, double>::value) {
-    using D = GemmDefaultBlocking<Scalar>;
-    switch (kind) {
-      case GemmBlockingKind::tiny: gemm_register_blocked<typename D::tiny_type>(exec, alpha, A, B, beta, C); return true;
-      case GemmBlockingKind::small: gemm_register_blocked<typename D::small_type>(exec, alpha, A, B, beta, C); return true;
-      case GemmBlockingKind::large: gemm_register_blocked<typename D::large_type>(exec, alpha, A, B, beta, C); return true;
-      default: return false;
-    }
+    return gemm_visit_blocking<Scalar>(kind, [&](auto tag) {
+      using Tag = decltype(tag);
+      if constexpr (gemm_mma_pick_kind<Tag::kind>) {
+        gemm_register_blocked<typename Tag::type>(exec, alpha, A, B, beta, C);
+        return true;
+      } else {
+        return false;
+      }
+    }, [] { return false; });
   } else {
     (void)exec, (void)kind, (void)alpha, (void)A, (void)B, (void)beta, (void)C;
     return false;
@@ -681,18 +697,20 @@ template <class ExecSpace, class AV, class BV, class CV>
 void gemm_register_blocked_default(const ExecSpace& exec, typename CV::non_const_value_type alpha, const AV& A,
                                    const BV& B, typename CV::non_const_value_type beta, const CV& C) {
   using Scalar = typename CV::non_const_value_type;
-  using D      = GemmDefaultBlocking<Scalar>;
-  using Type   = typename tuning::GemmPolicy<tuning::arch_key<is_gpu_space<ExecSpace>::value>, Scalar>::type;
   if constexpr (is_gpu_space<ExecSpace>::value) {
     const GemmPick pick = gemm_layer_pick<Scalar>(exec, static_cast<int>(C.extent(0)), static_cast<int>(C.extent(1)),
                                                   static_cast<int>(A.extent(1)));
-    if (pick.blocking == GemmBlockingKind::few) {
-      gemm_register_blocked_few<typename D::few_type>(exec, alpha, A, B, beta, C, pick.split);
-      return;
-    }
-    if (gemm_register_blocked_mma(exec, pick.blocking, alpha, A, B, beta, C)) return;
+    if (gemm_register_blocked_mma_pick(exec, pick.blocking, alpha, A, B, beta, C)) return;
+    gemm_visit_blocking<Scalar>(pick.blocking, [&](auto tag) {
+      using Tag = decltype(tag);
+      if constexpr (Tag::kind == GemmBlockingKind::few)
+        gemm_register_blocked_few<typename Tag::type>(exec, alpha, A, B, beta, C, pick.split);
+      else if constexpr (!gemm_mma_pick_kind<Tag::kind>)
+        gemm_register_blocked<typename Tag::type>(exec, alpha, A, B, beta, C);
+    }, [] { throw Error("scratchkit::gemm: register_blocked has no such blocking for this type"); });
+  } else {
+    gemm_register_blocked<typename tuning::GemmPolicy<tuning::host_arch, Scalar>::type>(exec, alpha, A, B, beta, C);
   }
-  gemm_register_blocked<Type>(exec, alpha, A, B, beta, C);
 }
 
 /// True when GemmVariant::register_blocked of Scalar on ExecSpace runs on the FP64
@@ -713,25 +731,17 @@ constexpr bool gemm_on_fp64_tensor_cores() {
 template <class ExecSpace, class AV, class BV, class CV>
 void gemm_run(const ExecSpace& exec, GemmVariant variant, typename CV::non_const_value_type alpha, const AV& A,
               const BV& B, typename CV::non_const_value_type beta, const CV& C, Backend backend) {
-  if (backend == Backend::native) {
-    void* stream = detail::native_stream(exec, "gemm");
-    detail::require_native_view(A, "gemm", "A");
-    detail::require_native_view(B, "gemm", "B");
-    detail::require_native_view(C, "gemm", "C");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    // The blocking the layer would run on exec, so that both backends run the
-    // same one on any launch path.
-    const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
-              K = static_cast<int>(A.extent(1));
-    const GemmPick pick = variant == GemmVariant::register_blocked && M > 0 && N > 0
-                              ? gemm_layer_pick<typename CV::non_const_value_type>(exec, M, N, K)
-                              : GemmPick{};
-    native::cuda::gemm(variant, M, N, K, alpha, A.data(), B.data(), beta, C.data(), stream, pick);
-#else
-    (void)stream;
-#endif
-    return;
-  }
+  if (backend == Backend::native)
+    return native_run(exec, "gemm", {"A", "B", "C"}, [&](auto stream) {
+      // The blocking the layer would run on exec, so that both backends run the
+      // same one on any launch path.
+      const int M = static_cast<int>(C.extent(0)), N = static_cast<int>(C.extent(1)),
+                K = static_cast<int>(A.extent(1));
+      const GemmPick pick = variant == GemmVariant::register_blocked && M > 0 && N > 0
+                                ? gemm_layer_pick<typename CV::non_const_value_type>(exec, M, N, K)
+                                : GemmPick{};
+      native::cuda::detail::gemm(variant, M, N, K, alpha, A.data(), B.data(), beta, C.data(), stream, pick);
+    }, A, B, C);
   if (C.extent(0) == 0 || C.extent(1) == 0) return;
   switch (variant) {
     case GemmVariant::naive: detail::gemm_naive(exec, alpha, A, B, beta, C); return;
@@ -768,9 +778,9 @@ void gemm_run(const ExecSpace& exec, GemmVariant variant, typename CV::non_const
 /// The FP64 tensor-core blockings, in a unit of their own (double only).
 #define SCRATCHKIT_ETI_GEMM_RB_MMA(PREFIX, E, T, L)                                                                 \
   PREFIX template bool                                                                                             \
-  scratchkit::detail::gemm_register_blocked_mma<E, scratchkit::detail::EtiView<const T, 2, L, E>,                  \
-                                                scratchkit::detail::EtiView<const T, 2, L, E>,                     \
-                                                scratchkit::detail::EtiView<T, 2, L, E>>(                          \
+  scratchkit::detail::gemm_register_blocked_mma_pick<E, scratchkit::detail::EtiView<const T, 2, L, E>,             \
+                                                     scratchkit::detail::EtiView<const T, 2, L, E>,                \
+                                                     scratchkit::detail::EtiView<T, 2, L, E>>(                     \
       const E&, scratchkit::detail::GemmBlockingKind, T, const scratchkit::detail::EtiView<const T, 2, L, E>&,      \
       const scratchkit::detail::EtiView<const T, 2, L, E>&, T, const scratchkit::detail::EtiView<T, 2, L, E>&);
 #if SCRATCHKIT_ETI

@@ -3,9 +3,9 @@
 ///
 /// gemm_pick is the only place the choice is made: the layer calls it with the
 /// room its launch path has (detail::gemm_layer_room) and hands the answer to
-/// the native twin (native::cuda::gemm's `pick`), which dispatches on it; a
-/// direct native call picks with the device's own room. No Kokkos or CUDA
-/// header is needed to call it.
+/// the native twin (native::cuda::detail::gemm's `pick`, detail/gemm/native.hpp),
+/// which dispatches on it; a direct native call picks with the device's own
+/// room. No Kokkos or CUDA header is needed to call it.
 #pragma once
 
 #include <scratchkit/detail/gemm/split_k.hpp>
@@ -63,6 +63,30 @@ SCRATCHKIT_HOST_DEVICE constexpr bool gemm_pick_few(int M, int N) {
 /// twin runs float's as native_type, the same tiles in its own lane order).
 enum class GemmBlockingKind : unsigned char { tiny, few, small, large, fallback };
 
+/// Kind K's blocking Blk, as a gemm_visit_blocking visitor receives it.
+template <GemmBlockingKind K, class Blk>
+struct GemmBlockingTag {
+  static constexpr GemmBlockingKind kind = K;
+  using type                             = Blk;
+};
+
+/// The one map from a kind to GemmDefaultBlocking<Scalar>'s blocking type (the pick's bytes and fits,
+/// the layer's and the native twin's dispatch, the tests): f(GemmBlockingTag<kind, blocking>{}), with
+/// fallback the policy's `type`; missing() for a kind Scalar has no blocking of (float has only few
+/// and fallback). f returns the same type for every kind, as missing() does.
+template <class Scalar, class F, class Missing>
+constexpr decltype(auto) gemm_visit_blocking(GemmBlockingKind k, F&& f, Missing&& missing) {
+  using D = GemmDefaultBlocking<Scalar>;
+  if (k == GemmBlockingKind::few) return f(GemmBlockingTag<GemmBlockingKind::few, typename D::few_type>{});
+  if (k == GemmBlockingKind::fallback) return f(GemmBlockingTag<GemmBlockingKind::fallback, typename D::type>{});
+  if constexpr (std::is_same<Scalar, double>::value) {
+    if (k == GemmBlockingKind::tiny) return f(GemmBlockingTag<GemmBlockingKind::tiny, typename D::tiny_type>{});
+    if (k == GemmBlockingKind::small) return f(GemmBlockingTag<GemmBlockingKind::small, typename D::small_type>{});
+    if (k == GemmBlockingKind::large) return f(GemmBlockingTag<GemmBlockingKind::large, typename D::large_type>{});
+  }
+  return missing();
+}
+
 /// What one launch path gives a register_blocked block, all the pick reads of a device.
 struct GemmRoom {
   std::size_t level0 = 0;  ///< bytes the block's shared tiles may take (detail::level0_room of the layer's limit)
@@ -110,17 +134,12 @@ constexpr bool gemm_fits(const GemmRoom& room) {
 }
 
 /// Bytes of shared tiles the blocking of kind k of GemmDefaultBlocking<Scalar> takes (gemm_tile_bytes;
-/// fallback: `type`; float has only few and fallback).
+/// a kind Scalar has none of: `type`'s).
 template <class Scalar>
 constexpr std::size_t gemm_tile_bytes_of(GemmBlockingKind k) {
-  using D = GemmDefaultBlocking<Scalar>;
-  if (k == GemmBlockingKind::few) return gemm_tile_bytes<typename D::few_type, Scalar>();
-  if constexpr (std::is_same<Scalar, double>::value) {
-    if (k == GemmBlockingKind::tiny) return gemm_tile_bytes<typename D::tiny_type, double>();
-    if (k == GemmBlockingKind::small) return gemm_tile_bytes<typename D::small_type, double>();
-    if (k == GemmBlockingKind::large) return gemm_tile_bytes<typename D::large_type, double>();
-  }
-  return gemm_tile_bytes<typename D::type, Scalar>();
+  return gemm_visit_blocking<Scalar>(
+      k, [](auto tag) { return gemm_tile_bytes<typename decltype(tag)::type, Scalar>(); },
+      [] { return gemm_tile_bytes<typename GemmDefaultBlocking<Scalar>::type, Scalar>(); });
 }
 static_assert(gemm_tile_bytes<GemmDefaultBlocking<float>::type, float>() ==
                   gemm_tile_bytes<GemmDefaultBlocking<float>::native_type, float>(),

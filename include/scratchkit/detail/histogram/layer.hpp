@@ -52,7 +52,8 @@
 #include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/histogram/plan.hpp>
 #include <scratchkit/detail/layout_map.hpp>
-#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/histogram/native.hpp>
+#include <scratchkit/detail/native_checks.hpp>
 #include <scratchkit/detail/vector_load.hpp>
 #include <scratchkit/detail/workspace.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
@@ -106,11 +107,11 @@ std::size_t histogram_layer_shared_max() {
 /// What a layer launch on exec fills (device attributes on CUDA, the concurrency on host backends).
 template <class ExecSpace>
 HistogramDevice histogram_layer_device(const ExecSpace& exec) {
-  const DeviceFill f = device_fill(exec);
+  const DeviceLimits f = device_limits(exec);
   HistogramDevice d;
   d.fill_blocks     = f.blocks(histogram_block);
-  d.sms             = f.sms;
-  d.threads_per_sm  = f.threads_per_sm;
+  d.sms             = f.sm_count;
+  d.threads_per_sm  = f.max_threads_per_sm;
   d.shared_per_sm   = f.shared_per_sm;
   d.max_block_bytes = histogram_layer_shared_max<ExecSpace>();
   if constexpr (!is_gpu_space<ExecSpace>::value) {
@@ -516,11 +517,40 @@ void histogram_layer_run(const ExecSpace& exec, HistogramVariant variant, const 
   });
 }
 
+/// histogram's entry point (detail/eti.hpp): the Views mapped by histogram() onto row-major ones,
+/// the bins checked there (hb, of the caller's lo and hi). The native branch is here, compiled once
+/// in the library's unit; the layer's plan is made before any launch (it may throw).
+template <class ExecSpace, class ValuesView, class CountsView>
+void histogram_run(const ExecSpace& exec, HistogramVariant variant, const ValuesView& values, double lo, double hi,
+                   const HistogramBins<histogram_compute_t<typename ValuesView::non_const_value_type>>& hb,
+                   const CountsView& counts, Backend backend) {
+  const std::size_t n = values.extent(0);
+  if (backend == Backend::native)
+    return native_run(exec, "histogram", {"values", "counts"}, [&](auto stream) {
+      // The layer's plan on exec, so that both twins launch the same blocks (detail::histogram_plan).
+      if (variant == HistogramVariant::global_atomic || variant == HistogramVariant::shared_atomic)
+        native::cuda::detail::histogram(variant, values.data(), n, lo, hi, counts.data(), hb.bins, stream,
+                                        histogram_layer_plan(exec, variant, n, hb.bins));
+      else
+        native::cuda::histogram(variant, values.data(), n, lo, hi, counts.data(), hb.bins, stream);
+    }, values, counts);
+  if (variant != HistogramVariant::global_atomic && variant != HistogramVariant::shared_atomic)
+    throw UnsupportedError(std::string("scratchkit::histogram: variant ") + name(variant) +
+                           " is not implemented on the layer");
+  histogram_layer_run(exec, variant, values, hb, counts, histogram_layer_plan(exec, variant, n, hb.bins));
+}
+
 }  // namespace detail
 }  // namespace scratchkit
 
-/// histogram's entry point for execution space E, value type T, layout L (detail/eti.hpp).
+/// histogram's entry point for execution space E, value type T, layout L (detail/eti.hpp), and its
+/// layer run with a given plan (tests/test_histogram_plan.cpp calls it).
 #define SCRATCHKIT_ETI_HISTOGRAM(PREFIX, E, T, L)                                                                  \
+  PREFIX template void scratchkit::detail::histogram_run<E, scratchkit::detail::EtiView<const T, 1, L, E>,        \
+                                                         scratchkit::detail::EtiView<std::uint32_t, 1, L, E>>(     \
+      const E&, scratchkit::HistogramVariant, const scratchkit::detail::EtiView<const T, 1, L, E>&, double, double, \
+      const scratchkit::detail::HistogramBins<scratchkit::detail::histogram_compute_t<T>>&,                        \
+      const scratchkit::detail::EtiView<std::uint32_t, 1, L, E>&, scratchkit::Backend);                            \
   PREFIX template void scratchkit::detail::histogram_layer_run<E, scratchkit::detail::EtiView<const T, 1, L, E>,  \
                                                                scratchkit::detail::EtiView<std::uint32_t, 1, L, E>>( \
       const E&, scratchkit::HistogramVariant, const scratchkit::detail::EtiView<const T, 1, L, E>&,                \

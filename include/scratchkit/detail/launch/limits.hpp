@@ -7,6 +7,7 @@
 #include <scratchkit/detail/cuda_block_launch.hpp>
 #include <scratchkit/errors.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <sstream>
 #include <string>
@@ -70,16 +71,44 @@ inline int host_team_size(int team_max, long long league, int concurrency) {
 /// The backend's level-0 and level-1 scratch limits per team. They are
 /// properties of the device Kokkos was initialised on, and asking Kokkos::Cuda
 /// constructs an execution-space instance (a heap allocation) per query, so
-/// they are read once per process and space.
+/// they are read once per process and space; a ScopedScratchLimits replaces
+/// them while it lives.
 template <class ExecSpace>
 struct ScratchLimits {
   std::size_t level0, level1;
   static const ScratchLimits& get() {
+    if (const ScratchLimits* o = override_slot().load(std::memory_order_acquire)) return *o;
     using policy_type = Kokkos::TeamPolicy<ExecSpace>;
     static const ScratchLimits limits{static_cast<std::size_t>(policy_type::scratch_size_max(0)),
                                       static_cast<std::size_t>(policy_type::scratch_size_max(1))};
     return limits;
   }
+  /// The limits a ScopedScratchLimits put in place (null: Kokkos').
+  static std::atomic<const ScratchLimits*>& override_slot() {
+    static std::atomic<const ScratchLimits*> slot{nullptr};
+    return slot;
+  }
+};
+
+/// A test seam: ScratchLimits<ExecSpace>::get() answers `level0` and `level1` while this lives, so
+/// that a test checks a launch plan's choice of level and its errors at limits the machine does not
+/// have. Scopes nest; launches on other threads meanwhile see the same limits.
+/// \code
+/// scratchkit::detail::ScopedScratchLimits<Kokkos::Serial> small(4096, 65536);
+/// CHECK(scratchkit::plan_launch<Kokkos::Serial>(p).scratch_level == 1);
+/// \endcode
+template <class ExecSpace>
+class ScopedScratchLimits {
+ public:
+  ScopedScratchLimits(std::size_t level0, std::size_t level1)
+      : m_limits{level0, level1}, m_prev(ScratchLimits<ExecSpace>::override_slot().exchange(&m_limits)) {}
+  ~ScopedScratchLimits() { ScratchLimits<ExecSpace>::override_slot().store(m_prev); }
+  ScopedScratchLimits(const ScopedScratchLimits&)            = delete;
+  ScopedScratchLimits& operator=(const ScopedScratchLimits&) = delete;
+
+ private:
+  ScratchLimits<ExecSpace> m_limits;
+  const ScratchLimits<ExecSpace>* m_prev;
 };
 
 /// Whether a level-0 launch on ExecSpace with these bounds runs on the

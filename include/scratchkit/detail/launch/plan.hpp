@@ -5,6 +5,7 @@
 #include <scratchkit/block.hpp>
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/launch/limits.hpp>
+#include <scratchkit/detail/launch/params.hpp>
 #include <scratchkit/detail/launch/settings.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/launch_bounds.hpp>
@@ -27,16 +28,15 @@ inline constexpr ScratchFallback kernel_fallback =
 /// The scratch a launch requests per team: static arrays, then the dynamic
 /// pool at the next 128-byte boundary, plus 128 bytes of slack (the base is
 /// raised to 128 bytes inside the kernel), rounded up to 8 bytes.
-template <class Params>
-std::size_t scratch_request(const Params& p) {
+inline std::size_t scratch_request(const LaunchParams& p) {
   return round_up(round_up(p.static_bytes(), base_alignment) + p.dynamic_bytes() + base_alignment, 8);
 }
 
 /// plan_launch (launch.hpp) for the launch parameters p and the launch's settings s (which the
-/// plan carries on to the launch): fills and returns a Plan (a LaunchPlan).
-template <class ExecSpace, class Bounds, class Plan, class Params>
-Plan make_launch_plan(const Params& p, const char* label, const LaunchSettings& s) {
-  Plan plan;
+/// plan carries on to the launch).
+template <class ExecSpace, class Bounds>
+LaunchPlan make_launch_plan(const LaunchParams& p, const char* label, const LaunchSettings& s) {
+  LaunchPlan plan;
   plan.settings = s;
   const Dim3 g = p.grid(), b = p.block();
   // The message stream is built only on failure: constructing an ostringstream

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/// A launch's settings: its own choices with the tuning hook's overrides, asked once per launch.
+/// A launch's settings (LaunchSettings, params.hpp): its own choices with the tuning hook's overrides, asked once per launch.
 #pragma once
 
 #include <scratchkit/block.hpp>
 #include <scratchkit/detail/backend.hpp>
+#include <scratchkit/detail/launch/params.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/tuning/hook.hpp>
 
@@ -13,24 +14,10 @@
 namespace scratchkit {
 namespace detail {
 
-/// What the plan, the functor, the CUDA block driver and Block read of a launch's tunable
-/// choices: made once per launch (launch_settings), then carried with the plan.
-struct LaunchSettings {
-  int blocks_per_team = 1;  ///< requested blocks per team (the plan caps it by the grid's waves)
-  int host_team_size  = 0;  ///< host members per block; 0: detail::host_team_size's choice
-  /// TeamLoop order: strided (the teams resident at one time read neighbouring blocks, as a
-  /// CUDA grid's do; docs/performance.md, "Several blocks per team") unless the hook says consecutive.
-  bool team_loop_strided        = true;
-  bool team_loop_alternate      = true;   ///< LaunchParams::alternate_scratch may be taken
-  bool cuda_team_space          = true;   ///< the block driver keeps Kokkos' team-collective space
-  bool host_nested_threads_loop = false;  ///< tuning::HostThreadsLoop::nested
-  bool host_per_thread_phases   = false;  ///< never detail::host_direct's plain loops
-};
-
 /// The request for a launch of `kernel` with parameters p on ExecSpace (team_loop, block_driver:
 /// which decisions apply; blocks_per_team: the launch's own).
-template <class ExecSpace, class Params>
-tuning::LaunchRequest tuning_request(const char* label, tuning::Kernel kernel, const Params& p, bool team_loop,
+template <class ExecSpace>
+tuning::LaunchRequest tuning_request(const char* label, tuning::Kernel kernel, const LaunchParams& p, bool team_loop,
                                      bool block_driver, int blocks_per_team) {
   tuning::LaunchRequest r;
   r.label             = label != nullptr ? label : "";
@@ -58,8 +45,7 @@ tuning::LaunchTuning ask_tuning_hook(const MakeRequest& make) {
 
 /// The settings of a launch with parameters p and the hook's answer t; LaunchError for an
 /// override out of range.
-template <class Params>
-LaunchSettings launch_settings(const Params& p, const tuning::LaunchTuning& t, const char* label) {
+inline LaunchSettings launch_settings(const LaunchParams& p, const tuning::LaunchTuning& t, const char* label) {
   const auto bad = [label](const char* what, int v) {
     return LaunchError(std::string("scratchkit: cannot launch kernel '") + (label ? label : "") +
                        "': the tuning hook's " + what + " " + std::to_string(v) + " is not >= 1");

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/// One launch onto Kokkos: the policy, the team size and the level-0/level-1 and checker paths (for launch.hpp's LaunchParams and LaunchPlan).
+/// One launch onto Kokkos: the policy, the team size and the level-0/level-1 and checker paths.
 #pragma once
 
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/launch/block_functor.hpp>
 #include <scratchkit/detail/launch/limits.hpp>
+#include <scratchkit/detail/launch/params.hpp>
 #include <scratchkit/detail/launch/plan.hpp>
 #include <scratchkit/errors.hpp>
 #include <scratchkit/scratch_check.hpp>
@@ -20,8 +21,8 @@ namespace detail {
 /// Returns false, launching nothing, where `may_decline` is set and the
 /// backend's team limit for this plan is below the block (the caller then
 /// tries one scratch copy); throws LaunchError there otherwise.
-template <class Bounds, int Level, bool Alt, class ExecSpace, class Params, class Plan, class F>
-bool launch_with(const ExecSpace& exec, const char* label, const Params& p, Plan plan, const F& body,
+template <class Bounds, int Level, bool Alt, class ExecSpace, class F>
+bool launch_with(const ExecSpace& exec, const char* label, const LaunchParams& p, LaunchPlan plan, const F& body,
                  bool may_decline = false) {
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Bounds::max_threads, Bounds::min_blocks>>;
   constexpr bool direct = block_driver_launch<ExecSpace, Bounds> && Level == 0;
@@ -115,8 +116,8 @@ bool launch_with(const ExecSpace& exec, const char* label, const Params& p, Plan
 /// LaunchBounds' TeamLoop, the team loop without barriers where the plan has
 /// two scratch copies or the launch has no scratch (a team's blocks share
 /// nothing else: blocks of a grid are unordered, in CUDA too).
-template <class Bounds, int Level, class ExecSpace, class Params, class Plan, class F>
-void launch_at_level(const ExecSpace& exec, const char* label, const Params& p, Plan plan,
+template <class Bounds, int Level, class ExecSpace, class F>
+void launch_at_level(const ExecSpace& exec, const char* label, const LaunchParams& p, LaunchPlan plan,
                      const F& body) {
   constexpr bool loop = Bounds::team_loop && !(block_driver_launch<ExecSpace, Bounds> && Level == 0);
   if constexpr (loop) {
@@ -138,8 +139,8 @@ void launch_at_level(const ExecSpace& exec, const char* label, const Params& p, 
 /// launch() under the scratch checker: the blocks record their accesses, the
 /// report is finished once the launch has run. Host backends only, so a GPU
 /// launch compiles none of it.
-template <class Bounds, bool Level1, class ExecSpace, class Params, class Plan, class F>
-void check_scratch_launch(const ExecSpace& exec, const char* label, const Params& p, const Plan& plan,
+template <class Bounds, bool Level1, class ExecSpace, class F>
+void check_scratch_launch(const ExecSpace& exec, const char* label, const LaunchParams& p, const LaunchPlan& plan,
                           const F& body, const ScratchCheck& check) {
   if constexpr (is_gpu_space<ExecSpace>::value) {
     (void)exec, (void)p, (void)plan, (void)body, (void)check;

@@ -27,7 +27,7 @@
 
 #include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/macros.hpp>
-#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/native_checks.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/detail/reduce/stream.hpp>
 #include <scratchkit/detail/vector_load.hpp>
@@ -35,6 +35,7 @@
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/variants.hpp>
 #include <scratchkit/launch.hpp>
+#include <scratchkit/native/reduce.hpp>
 #include <scratchkit/per_thread.hpp>
 #include <scratchkit/shared_array.hpp>
 #include <scratchkit/warp.hpp>
@@ -50,39 +51,17 @@
 namespace scratchkit {
 namespace detail {
 
-/// The operator as a type, so kernels carry no run-time switch.
-template <class T, ReduceOp Op>
-struct Reducer {
-  KOKKOS_INLINE_FUNCTION static T apply(T a, T b) {
-    if constexpr (Op == ReduceOp::sum) {
-      return a + b;
-    } else if constexpr (Op == ReduceOp::min) {
-      return b < a ? b : a;
-    } else {
-      return a < b ? b : a;
-    }
+/// The layer's atomic combine of v into *dst under operator R (a Reducer; the native twin's: atomic_combine).
+template <class R>
+KOKKOS_INLINE_FUNCTION void reduce_atomic(typename R::value_type* dst, typename R::value_type v) {
+  if constexpr (R::op == ReduceOp::sum) {
+    Kokkos::atomic_add(dst, v);
+  } else if constexpr (R::op == ReduceOp::min) {
+    Kokkos::atomic_fetch_min(dst, v);
+  } else {
+    Kokkos::atomic_fetch_max(dst, v);
   }
-  // scratchkit's own constants, not Kokkos::reduction_identity: Kokkos 5 made the
-  // floating-point ones +-infinity, and an empty reduce must not depend on the version.
-  KOKKOS_INLINE_FUNCTION static T identity() {
-    if constexpr (Op == ReduceOp::sum) {
-      return T(0);
-    } else if constexpr (Op == ReduceOp::min) {
-      return Kokkos::Experimental::finite_max<T>::value;
-    } else {
-      return Kokkos::Experimental::finite_min<T>::value;
-    }
-  }
-  KOKKOS_INLINE_FUNCTION static void atomic(T* dst, T v) {
-    if constexpr (Op == ReduceOp::sum) {
-      Kokkos::atomic_add(dst, v);
-    } else if constexpr (Op == ReduceOp::min) {
-      Kokkos::atomic_fetch_min(dst, v);
-    } else {
-      Kokkos::atomic_fetch_max(dst, v);
-    }
-  }
-};
+}
 
 /// Calls f(Reducer<T, op>{}) with op known at compile time.
 template <class T, class F>
@@ -109,13 +88,13 @@ inline int reduce_tree_blocks_per_team() { return ReducePolicy::tree_blocks_per_
 template <class Bk>
 using ReduceStreamBounds = LaunchBounds<Bk::threads, Bk::min_blocks>;
 
-/// Blocks of Bk that fill exec's device once (reduce_fill over device_fill:
+/// Blocks of Bk that fill exec's device once (reduce_fill over device_limits:
 /// capped at Bk::min_blocks per SM on CUDA, whose SM count is known).
 template <class Bk, class ExecSpace>
 long long reduce_device_fill(const ExecSpace& exec) {
-  const DeviceFill f = device_fill(exec);
+  const DeviceLimits f = device_limits(exec);
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return reduce_fill<Bk>(f.blocks(Bk::threads), f.sms);
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return reduce_fill<Bk>(f.blocks(Bk::threads), f.sm_count);
 #endif
   return reduce_fill<Bk>(f.blocks(Bk::threads), 0);
 }
@@ -270,7 +249,7 @@ void reduce_atomic_pass(const ExecSpace& exec, const Src& src, std::size_t n, st
           [&](const Thread& t) { s[t.rank] = reduce_thread<R, Bk>(src, n, head, b.block_idx().x, t.rank, grid); });
     sync_threads(b);
     block_tree<R, BS>(b, s);
-    b.once([&]() { R::atomic(result, s[0]); });
+    b.once([&]() { reduce_atomic<R>(result, s[0]); });
   });
 }
 
@@ -374,12 +353,19 @@ typename XView::non_const_value_type reduce_layer(const ExecSpace& exec, ReduceV
   return result;
 }
 
-/// reduce's entry point on the layer: x mapped by reduce() (detail/eti.hpp).
+/// reduce's entry point (detail/eti.hpp): x mapped by reduce() onto a row-major View, arguments
+/// checked there. The native branch is here, compiled once in the library's unit.
 template <class ExecSpace, class XView>
 typename XView::non_const_value_type reduce_run(const ExecSpace& exec, ReduceVariant variant, ReduceOp op,
-                                                const XView& x) {
+                                                const XView& x, Backend backend) {
   using T = typename XView::non_const_value_type;
   T result{};
+  if (backend == Backend::native) {
+    native_run(exec, "reduce", {"x"}, [&](auto stream) {
+      result = native::cuda::reduce(variant, op, x.data(), x.extent(0), stream);
+    }, x);
+    return result;
+  }
   with_reducer<T>(op, [&](auto r) {
     using R = decltype(r);
     result  = x.extent(0) == 0 ? R::identity()
@@ -392,9 +378,10 @@ typename XView::non_const_value_type reduce_run(const ExecSpace& exec, ReduceVar
 }  // namespace scratchkit
 
 /// reduce's entry point for execution space E, element type T, layout L (detail/eti.hpp).
-#define SCRATCHKIT_ETI_REDUCE(PREFIX, E, T, L)                                                      \
-  PREFIX template T scratchkit::detail::reduce_run<E, scratchkit::detail::EtiView<const T, 1, L, E>>( \
-      const E&, scratchkit::ReduceVariant, scratchkit::ReduceOp, const scratchkit::detail::EtiView<const T, 1, L, E>&);
+#define SCRATCHKIT_ETI_REDUCE(PREFIX, E, T, L)                                                       \
+  PREFIX template T scratchkit::detail::reduce_run<E, scratchkit::detail::EtiView<const T, 1, L, E>>(  \
+      const E&, scratchkit::ReduceVariant, scratchkit::ReduceOp,                                      \
+      const scratchkit::detail::EtiView<const T, 1, L, E>&, scratchkit::Backend);
 #if SCRATCHKIT_ETI
 #define SCRATCHKIT_ETI_REDUCE_EXTERN(E, T, L) SCRATCHKIT_ETI_REDUCE(extern, E, T, L)
 #define SCRATCHKIT_ETI_REDUCE_SPACE(E)                                    \

@@ -11,8 +11,10 @@
 #include <scratchkit/variants.hpp>
 #include <scratchkit/tuning/reduce.hpp>
 
+#include <cfloat>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace scratchkit {
 namespace detail {
@@ -82,6 +84,59 @@ inline long long reduce_lane_chain(std::size_t n, std::size_t elem_bytes, int gr
   const std::size_t per_step = static_cast<std::size_t>(grid) * Bk::threads * Bk::loads;
   return static_cast<long long>((vectors + per_step - 1) / per_step) * Bk::loads + 2;
 }
+
+/// The largest finite value of a reduce's element type (float, double, int32, int64).
+template <class T>
+SCRATCHKIT_HOST_DEVICE constexpr T reduce_finite_max() {
+  if constexpr (std::is_same<T, float>::value) {
+    return FLT_MAX;
+  } else if constexpr (std::is_same<T, double>::value) {
+    return DBL_MAX;
+  } else if constexpr (std::is_same<T, std::int32_t>::value) {
+    return INT32_MAX;
+  } else {
+    static_assert(std::is_same<T, std::int64_t>::value, "reduce: float, double, int32 or int64");
+    return INT64_MAX;
+  }
+}
+/// The lowest finite value of a reduce's element type.
+template <class T>
+SCRATCHKIT_HOST_DEVICE constexpr T reduce_finite_min() {
+  if constexpr (std::is_floating_point<T>::value) {
+    return -reduce_finite_max<T>();
+  } else if constexpr (std::is_same<T, std::int32_t>::value) {
+    return INT32_MIN;
+  } else {
+    return INT64_MIN;
+  }
+}
+
+/// The operator as a type, so kernels carry no run-time switch (both twins; their atomics are their own).
+template <class T, ReduceOp Op>
+struct Reducer {
+  using value_type             = T;
+  static constexpr ReduceOp op = Op;
+  SCRATCHKIT_HOST_DEVICE static T apply(T a, T b) {
+    if constexpr (Op == ReduceOp::sum) {
+      return a + b;
+    } else if constexpr (Op == ReduceOp::min) {
+      return b < a ? b : a;
+    } else {
+      return a < b ? b : a;
+    }
+  }
+  // scratchkit's own constants, not Kokkos::reduction_identity: Kokkos 5 made the
+  // floating-point ones +-infinity, and an empty reduce must not depend on the version.
+  SCRATCHKIT_HOST_DEVICE static T identity() {
+    if constexpr (Op == ReduceOp::sum) {
+      return T(0);
+    } else if constexpr (Op == ReduceOp::min) {
+      return reduce_finite_max<T>();
+    } else {
+      return reduce_finite_min<T>();
+    }
+  }
+};
 
 /// A contiguous array read with load hint L (the source both twins stream a contiguous View through).
 template <class T, LoadHint L>

@@ -7,11 +7,12 @@
 #include <scratchkit/detail/backend.hpp>
 #include <scratchkit/detail/load16.hpp>
 #include <scratchkit/detail/layout_map.hpp>
-#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/native_checks.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/dynamic_shared_array.hpp>
 #include <scratchkit/variants.hpp>
 #include <scratchkit/launch.hpp>
+#include <scratchkit/native/stencil_1d.hpp>
 #include <scratchkit/tuning/stencil_1d.hpp>
 
 #include <cstdint>
@@ -286,10 +287,16 @@ void stencil_1d_vectorized(const ExecSpace& exec, const InView& in, const WView&
   });
 }
 
-/// stencil_1d's entry point on the layer: the Views mapped by stencil_1d() (detail/eti.hpp).
+/// stencil_1d's entry point (detail/eti.hpp): the Views mapped by stencil_1d() onto row-major
+/// ones, arguments checked there. The native branch is here, compiled once in the library's unit.
 template <class ExecSpace, class InView, class WView, class OutView>
 void stencil_1d_run(const ExecSpace& exec, Stencil1DVariant variant, const InView& in, const WView& w,
-                    const OutView& out) {
+                    const OutView& out, Backend backend) {
+  if (backend == Backend::native)
+    return native_run(exec, "stencil_1d", {"in", "w", "out"}, [&](auto stream) {
+      native::cuda::stencil_1d(variant, in.data(), w.data(), static_cast<int>((w.extent(0) - 1) / 2), out.data(),
+                               static_cast<int>(in.extent(0)), stream);
+    }, in, w, out);
   if (in.extent(0) == 0) return;  // nothing to compute: no launch (an empty grid is an error)
   try {
     switch (variant) {
@@ -328,7 +335,8 @@ void stencil_1d_run(const ExecSpace& exec, Stencil1DVariant variant, const InVie
                                                           scratchkit::detail::EtiView<const T, 1, L, E>,          \
                                                           scratchkit::detail::EtiView<T, 1, L, E>>(               \
       const E&, scratchkit::Stencil1DVariant, const scratchkit::detail::EtiView<const T, 1, L, E>&,               \
-      const scratchkit::detail::EtiView<const T, 1, L, E>&, const scratchkit::detail::EtiView<T, 1, L, E>&);
+      const scratchkit::detail::EtiView<const T, 1, L, E>&, const scratchkit::detail::EtiView<T, 1, L, E>&,       \
+      scratchkit::Backend);
 #if SCRATCHKIT_ETI
 #define SCRATCHKIT_ETI_STENCIL_1D_EXTERN(E, T, L) SCRATCHKIT_ETI_STENCIL_1D(extern, E, T, L)
 #define SCRATCHKIT_ETI_STENCIL_1D_SPACE(E)                       \

@@ -89,19 +89,11 @@ template <class ExecSpace, class InView, class WView, class OutView>
 void stencil_2d_run(const ExecSpace& exec, Stencil2DShape shape, Boundary bc, const InView& in, const WView& w,
                     const OutView& out, bool transposed, Backend backend) {
   const int R = static_cast<int>(w.extent(0) - 1) / 2;
-  if (backend == Backend::native) {
-    void* stream = native_stream(exec, "stencil_2d");
-    require_native_view(in, "stencil_2d", "in");
-    require_native_view(w, "stencil_2d", "w");
-    require_native_view(out, "stencil_2d", "out");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    native::cuda::stencil_2d(shape, bc, R, in.data(), w.data(), out.data(), static_cast<int>(in.extent(0)),
-                             static_cast<int>(in.extent(1)), transposed, stream);
-#else
-    (void)stream;
-#endif
-    return;
-  }
+  if (backend == Backend::native)
+    return native_run(exec, "stencil_2d", {"in", "w", "out"}, [&](auto stream) {
+      native::cuda::stencil_2d(shape, bc, R, in.data(), w.data(), out.data(), static_cast<int>(in.extent(0)),
+                               static_cast<int>(in.extent(1)), transposed, stream);
+    }, in, w, out);
   if (in.extent(0) == 0 || in.extent(1) == 0) return;  // nothing to compute: no launch
   if (R == 1) return stencil_2d_radius<1>(exec, shape, bc, in, w, out, transposed);
   stencil_2d_radius<2>(exec, shape, bc, in, w, out, transposed);

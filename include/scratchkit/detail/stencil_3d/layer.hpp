@@ -5,9 +5,10 @@
 #include <scratchkit/detail/macros.hpp>
 #include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/layout_map.hpp>
-#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/native_checks.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/detail/scratch_room.hpp>
+#include <scratchkit/detail/stencil_3d/native.hpp>
 #include <scratchkit/detail/stencil_3d/pick.hpp>
 #include <scratchkit/detail/stencil_3d/z_streaming.hpp>
 #include <scratchkit/variants.hpp>
@@ -34,6 +35,12 @@ constexpr int stencil3d_tile_min_blocks = Stencil3DPolicy::tile_min_blocks;
 /// block driver ptxas recomputes their plane loops' invariants in the loop,
 /// which is slower (docs/performance.md, "3-D stencil").
 constexpr bool stencil3d_kokkos_driver = Stencil3DPolicy::kokkos_driver;
+/// The launch bounds of z_streaming shape Sh of T, which its launches and the pick's room
+/// (stencil3d_zs_layer_room) share: the policy's driver, except that rings over Kokkos' ~40 KB of
+/// level-0 scratch (Stencil3DZsWide) need the block driver's opt-in.
+template <class Sh, class T>
+using Stencil3DZsBounds = LaunchBounds<Sh::threads, Sh::template min_blocks<T>(),
+                                       stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024>;
 /// Consecutive planes one tile_2d_halo block does (native twin: TILE_ZB).
 constexpr int stencil3d_tile_zb = 8;
 /// CUDA's limit on gridDim.y; more z planes (chunks) are looped over.
@@ -258,9 +265,7 @@ void stencil_3d_z_streaming_at(const ExecSpace& exec, const InView& in, const Ou
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWide) need the block driver's opt-in.
-  constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
-  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>, ScratchFallback::none>(
+  launch<Stencil3DZsBounds<Sh, T>, ScratchFallback::none>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
         const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
         Tile tile(b);
@@ -424,9 +429,7 @@ void stencil_3d_z_ring_at(const ExecSpace& exec, const InView& in, const OutView
   const T* ip   = in.data();
   T* op         = out.data();
   const auto p  = LaunchParams(Dim3(nbx * nby, gy), Dim3(BX, BY)).uses<Tile>();
-  // Rings over Kokkos' ~40 KB of level-0 scratch (Stencil3DZsWide) need the block driver's opt-in.
-  constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
-  launch<LaunchBounds<NT, Sh::template min_blocks<T>(), kokkos_driver>, ScratchFallback::none>(
+  launch<Stencil3DZsBounds<Sh, T>, ScratchFallback::none>(
       exec, "scratchkit::stencil_3d_z_streaming", p, KOKKOS_LAMBDA(const B_t& b) {
         const Stencil3DIndex<UnitX>& oat = SameIndex ? iat : oat_;
         Tile tile(b);
@@ -534,10 +537,8 @@ static_assert(scratch_room_granule == base_alignment, "detail::level0_room count
 /// layer's slack.
 template <class T, class ExecSpace>
 std::size_t stencil3d_zs_layer_room() {
-  using Sh                     = Stencil3DZsWide<T>;
-  constexpr bool kokkos_driver = stencil3d_kokkos_driver && Sh::template smem_bytes<T>() <= 40 * 1024;
-  using Bounds                 = LaunchBounds<Sh::threads, Sh::template min_blocks<T>(), kokkos_driver>;
-  return level0_room(level0_max<ExecSpace, Bounds>(Sh::threads));
+  using Sh = Stencil3DZsWide<T>;
+  return level0_room(level0_max<ExecSpace, Stencil3DZsBounds<Sh, T>>(Sh::threads));
 }
 
 /// The z_streaming shape the layer runs on ExecSpace for contiguous rows of nx points: on CUDA
@@ -606,22 +607,15 @@ void stencil_3d_run(const ExecSpace& exec, Stencil3DVariant variant, const InVie
        << stencil3d_by << ")";
     throw ShapeError(os.str());
   }
-  if (backend == Backend::native) {
-    void* stream = native_stream(exec, "stencil_3d_7pt");
-    require_native_view(in, "stencil_3d_7pt", "in");
-    require_native_view(out, "stencil_3d_7pt", "out");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    // The shape the layer would run on exec (the wide ring or not), so that
-    // both backends run the same one on any launch path.
-    const int nx = static_cast<int>(in.extent(2));
-    native::cuda::stencil_3d_7pt(variant, in.data(), out.data(), static_cast<int>(in.extent(0)),
-                                 static_cast<int>(in.extent(1)), nx, c0, c1, stream,
-                                 stencil3d_zs_layer_pick<typename OutView::non_const_value_type, ExecSpace>(nx));
-#else
-    (void)stream;
-#endif
-    return;
-  }
+  if (backend == Backend::native)
+    return native_run(exec, "stencil_3d_7pt", {"in", "out"}, [&](auto stream) {
+      // The shape the layer would run on exec (the wide ring or not), so that
+      // both backends run the same one on any launch path.
+      const int nx = static_cast<int>(in.extent(2));
+      native::cuda::detail::stencil_3d_7pt(variant, in.data(), out.data(), static_cast<int>(in.extent(0)),
+                                           static_cast<int>(in.extent(1)), nx, c0, c1, stream,
+                                           stencil3d_zs_layer_pick<typename OutView::non_const_value_type, ExecSpace>(nx));
+    }, in, out);
   if (in.size() == 0) return;
   switch (variant) {
     case Stencil3DVariant::tile_2d_halo: stencil_3d_indexed<false>(exec, in, out, c0, c1); return;

@@ -3,9 +3,9 @@
 ///
 /// stencil3d_zs_pick is the only place the choice is made: the layer calls it
 /// with the room its launch path has (detail::stencil3d_zs_layer_pick) and
-/// hands the answer to the native twin (native::cuda::stencil_3d_7pt's
-/// `pick`); a direct native call picks with the device's own room. No Kokkos
-/// or CUDA header is needed to call it.
+/// hands the answer to the native twin (native::cuda::detail::stencil_3d_7pt's
+/// `pick`, detail/stencil_3d/native.hpp); a direct native call picks with the
+/// device's own room. No Kokkos or CUDA header is needed to call it.
 #pragma once
 
 #include <scratchkit/detail/scratch_room.hpp>

@@ -4,11 +4,12 @@
 
 #include <scratchkit/detail/eti.hpp>
 #include <scratchkit/detail/layout_map.hpp>
-#include <scratchkit/detail/native_dispatch.hpp>
+#include <scratchkit/detail/native_checks.hpp>
 #include <scratchkit/detail/read_only.hpp>
 #include <scratchkit/detail/transpose/blocking.hpp>
 #include <scratchkit/variants.hpp>
 #include <scratchkit/launch.hpp>
+#include <scratchkit/native/transpose.hpp>
 #include <scratchkit/padded_tile.hpp>
 #include <scratchkit/shared_array.hpp>
 
@@ -199,18 +200,11 @@ void transpose_run(const ExecSpace& exec, TransposeVariant variant, const InView
                    Backend backend) {
   using Scalar    = typename OutView::non_const_value_type;
   constexpr int T = transpose_tile;
-  if (backend == Backend::native) {
-    void* stream = native_stream(exec, "transpose");
-    require_native_view(in, "transpose", "in");
-    require_native_view(out, "transpose", "out");
-#if SCRATCHKIT_HAS_NATIVE_CUDA
-    native::cuda::transpose(variant, static_cast<int>(in.extent(0)), static_cast<int>(in.extent(1)), in.data(),
-                            out.data(), stream);
-#else
-    (void)stream;
-#endif
-    return;
-  }
+  if (backend == Backend::native)
+    return native_run(exec, "transpose", {"in", "out"}, [&](auto stream) {
+      native::cuda::transpose(variant, static_cast<int>(in.extent(0)), static_cast<int>(in.extent(1)), in.data(),
+                              out.data(), stream);
+    }, in, out);
   if (in.extent(0) == 0 || in.extent(1) == 0) return;
   using Flat = SharedArray<Scalar, T * T>;
   switch (variant) {

@@ -13,11 +13,17 @@
 // this unit has the mapping and the refusals.
 #include "layout_checks.hpp"
 
+#include <scratchkit/kernels/collectives.hpp>
+
 #include <catch2/catch_template_test_macros.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <array>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace scratchkit;
 using namespace scratchkit::layout_checks;
@@ -73,6 +79,37 @@ TEST_CASE("Layouts: outputs whose elements overlap and native strided Views are 
   // Distinct elements pass: a pitched block, rows 7 apart and 5 long.
   const Stride ok(buf.data(), Kokkos::LayoutStride(4, 7, 5, 1));
   CHECK_NOTHROW(gemm(Kokkos::DefaultHostExecutionSpace(), GemmVariant::tiled, 1.0, A, B, 0.0, ok));
+}
+
+TEST_CASE("Layouts: Backend::native refuses rank-1 Views a twin cannot take, in the mapping every kernel shares",
+          "[layouts][bad-input]") {
+  using H = Kokkos::HostSpace;
+  using E = Kokkos::DefaultHostExecutionSpace;
+  Kokkos::View<float**, Kokkos::LayoutRight, H> m("m", 50, 2);
+  const auto every_other = Kokkos::subview(m, Kokkos::ALL, 0);  // stride 2
+  Kokkos::View<float*, H> y("y", 50), w("w", 3), sums("sums", 1);
+  Kokkos::View<std::uint32_t*, H> counts("counts", 8);
+  const std::vector<std::pair<const char*, std::function<void()>>> calls = {
+      {"reduce", [&] { reduce(E(), ReduceVariant::tree, ReduceOp::sum, every_other, Backend::native); }},
+      {"stencil_1d", [&] { stencil_1d(E(), Stencil1DVariant::halo_tile, every_other, w, y, Backend::native); }},
+      {"histogram",
+       [&] { histogram(E(), HistogramVariant::global_atomic, every_other, 0.0, 1.0, counts, Backend::native); }},
+      {"tile_reduce", [&] { tile_reduce(E(), every_other, sums, 256, 4, Backend::native); }}};
+  for (const auto& c : calls) {
+    CAPTURE(c.first);
+    std::string msg;
+    try {
+      c.second();
+    } catch (const UnsupportedError& e) {
+      msg = e.what();
+    }
+    CHECK_THAT(msg, ContainsSubstring(std::string("scratchkit::") + c.first +
+                                      ": Backend::native needs the Views all contiguous") &&
+                        ContainsSubstring("(m, LayoutStride)") && ContainsSubstring("strides 2"));
+  }
+  // Contiguous Views reach the entry point's native branch, which refuses a host space.
+  CHECK_THROWS_WITH(reduce(E(), ReduceVariant::tree, ReduceOp::sum, y, Backend::native),
+                    ContainsSubstring("scratchkit::reduce: Backend::native needs"));
 }
 
 // ---------------------------------------------------------------- native twins (GPU)
